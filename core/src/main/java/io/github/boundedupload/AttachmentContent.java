@@ -1,0 +1,203 @@
+package io.github.boundedupload;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The bytes of an attachment, in a form that can be read again from the start for every attempt, so that storage
+ * clients can retry.
+ *
+ * <p>Nothing here reads a whole file into memory: a {@link #ofPath(Path) path} is streamed from disk, a
+ * {@link #ofStream(StreamOpener, long) stream} is opened anew for each attempt, and only content the caller already
+ * holds as a {@link #ofBytes(byte[]) byte array} is in memory.
+ *
+ * <pre>{@code
+ * AttachmentContent.ofPath(Path.of("week-3/slides.pdf"));
+ * AttachmentContent.ofBytes(thumbnailPng);
+ * AttachmentContent.ofStream(multipartFile::getInputStream, multipartFile.getSize());
+ * AttachmentContent.ofStream(() -> URI.create(url).toURL().openStream()); // length unknown
+ * }</pre>
+ */
+public abstract class AttachmentContent {
+
+    /**
+     * Opens a new stream positioned at the first byte of the content. Called once for every attempt.
+     */
+    @FunctionalInterface
+    public interface StreamOpener {
+        /**
+         * Opens the content from its first byte.
+         *
+         * @return a new stream, closed by whoever reads it
+         * @throws IOException when the content cannot be opened
+         */
+        InputStream open() throws IOException;
+    }
+
+    AttachmentContent() {
+    }
+
+    /**
+     * Content streamed from a file. The file must exist when the batch is submitted and must not change until
+     * the upload has finished.
+     *
+     * @param file a regular, readable file
+     * @return the content
+     */
+    public static AttachmentContent ofPath(Path file) {
+        return new PathContent(file);
+    }
+
+    /**
+     * Content the caller already holds in memory. The array is not copied (copying would double the memory of
+     * large uploads): do not modify it until the upload has finished.
+     *
+     * @param bytes the content
+     * @return the content
+     */
+    public static AttachmentContent ofBytes(byte[] bytes) {
+        return new BytesContent(bytes);
+    }
+
+    /**
+     * Content of a known length from a source that can be opened again for every attempt.
+     *
+     * @param opener opens the content from its first byte; called once per attempt
+     * @param length the exact number of bytes the stream yields, zero or more
+     * @return the content
+     */
+    public static AttachmentContent ofStream(StreamOpener opener, long length) {
+        if (length < 0) {
+            throw new IllegalArgumentException("length must be >= 0, was " + length);
+        }
+        return new StreamContent(opener, length);
+    }
+
+    /**
+     * Content of unknown length from a source that can be opened again for every attempt. Prefer
+     * {@link #ofStream(StreamOpener, long)} when the length is known: an upload of unknown length counts against
+     * {@link UploaderConfig#maxBytesInFlight()} with the largest size it may have ({@link UploaderConfig#maxAttachmentSize()}),
+     * and storage clients may have to upload it in parts.
+     *
+     * @param opener opens the content from its first byte; called once per attempt
+     * @return the content
+     */
+    public static AttachmentContent ofStream(StreamOpener opener) {
+        return new StreamContent(opener, -1);
+    }
+
+    /**
+     * Opens the content from its first byte. Each call returns a new stream.
+     *
+     * @return a stream the caller must close
+     * @throws IOException when the content cannot be opened
+     */
+    public abstract InputStream openStream() throws IOException;
+
+    /**
+     * The length in bytes, when known before reading.
+     *
+     * @return the length, or empty for a stream of unknown length
+     * @throws java.io.UncheckedIOException when the size of a file cannot be read
+     */
+    public abstract OptionalLong length();
+
+    /**
+     * The file behind this content, for storage clients that read files more efficiently than streams.
+     *
+     * @return the file, or empty when the content is not a file
+     */
+    public Optional<Path> path() {
+        return Optional.empty();
+    }
+
+    private static final class PathContent extends AttachmentContent {
+        private final Path file;
+
+        PathContent(Path file) {
+            this.file = Objects.requireNonNull(file, "file");
+        }
+
+        @Override
+        public InputStream openStream() throws IOException {
+            return Files.newInputStream(file);
+        }
+
+        @Override
+        public OptionalLong length() {
+            try {
+                return OptionalLong.of(Files.size(file));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public Optional<Path> path() {
+            return Optional.of(file);
+        }
+
+        @Override
+        public String toString() {
+            return "file content";
+        }
+    }
+
+    private static final class BytesContent extends AttachmentContent {
+        private final byte[] bytes;
+
+        BytesContent(byte[] bytes) {
+            this.bytes = Objects.requireNonNull(bytes, "bytes");
+        }
+
+        @Override
+        public InputStream openStream() {
+            return new ByteArrayInputStream(bytes);
+        }
+
+        @Override
+        public OptionalLong length() {
+            return OptionalLong.of(bytes.length);
+        }
+
+        @Override
+        public String toString() {
+            return bytes.length + " bytes in memory";
+        }
+    }
+
+    private static final class StreamContent extends AttachmentContent {
+        private final StreamOpener opener;
+        private final long length;
+
+        StreamContent(StreamOpener opener, long length) {
+            this.opener = Objects.requireNonNull(opener, "opener");
+            this.length = length;
+        }
+
+        @Override
+        public InputStream openStream() throws IOException {
+            InputStream stream = opener.open();
+            if (stream == null) {
+                throw new IOException("the stream opener returned null");
+            }
+            return stream;
+        }
+
+        @Override
+        public OptionalLong length() {
+            return length < 0 ? OptionalLong.empty() : OptionalLong.of(length);
+        }
+
+        @Override
+        public String toString() {
+            return length < 0 ? "stream of unknown length" : "stream of " + length + " bytes";
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.github.boundedupload;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The root of every exception this library throws. Unchecked. Messages name the uploader, the attachment and the
+ * key where they matter, and never contain content, credentials or presigned URLs.
+ */
+public class UploadException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * An exception with a message and an optional cause.
+     *
+     * @param message what went wrong
+     * @param cause the underlying failure, or {@code null}
+     */
+    public UploadException(String message, @Nullable Throwable cause) {
+        super(message, cause);
+    }
+
+    /**
+     * An exception for frequent, expected conditions, optionally without the cost of a stack trace.
+     *
+     * @param message what went wrong
+     * @param cause the underlying failure, or {@code null}
+     * @param writableStackTrace whether to fill in the stack trace
+     */
+    protected UploadException(String message, @Nullable Throwable cause, boolean writableStackTrace) {
+        super(message, cause, true, writableStackTrace);
+    }
+}

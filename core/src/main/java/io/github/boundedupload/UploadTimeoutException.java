@@ -1,0 +1,20 @@
+package io.github.boundedupload;
+
+/**
+ * An upload did not finish within {@link UploaderConfig#uploadTimeout()}, or did not finish (or start) before the
+ * batch's deadline ({@link UploaderConfig#batchTimeout()}). Found as the {@link UploadResult#failure() failure} of
+ * the attachment.
+ */
+public class UploadTimeoutException extends UploadException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * A timeout.
+     *
+     * @param message which limit passed, for which attachment
+     */
+    public UploadTimeoutException(String message) {
+        super(message, null);
+    }
+}

@@ -1,0 +1,594 @@
+package io.github.boundedupload;
+
+import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.UploadListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The bounds and policies of a {@link ConcurrentAttachmentUploader}. Immutable; every value has a safe default,
+ * published as a constant here so that documentation and code cannot drift apart.
+ *
+ * <pre>{@code
+ * UploaderConfig config = UploaderConfig.builder()
+ *     .name("study-attachments")
+ *     .maxConcurrentUploads(64)            // across all batches
+ *     .maxConcurrentUploadsPerBatch(10)    // one big batch cannot starve the others
+ *     .maxBytesInFlight(256L << 20)        // big files do not all go at once
+ *     .rejectionPolicy(RejectionPolicy.CALLER_RUNS)
+ *     .build();
+ * }</pre>
+ */
+public final class UploaderConfig {
+
+    /** Default {@link #name()}. */
+    public static final String DEFAULT_NAME = "default";
+    /** Default {@link #maxConcurrentUploads()}. */
+    public static final int DEFAULT_MAX_CONCURRENT_UPLOADS = 64;
+    /** Default {@link #maxConcurrentUploadsPerBatch()}. */
+    public static final int DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH = 16;
+    /** Default {@link #maxQueuedUploads()}. */
+    public static final int DEFAULT_MAX_QUEUED_UPLOADS = 10_000;
+    /** Default {@link #maxBytesInFlight()}: 256 MiB. */
+    public static final long DEFAULT_MAX_BYTES_IN_FLIGHT = 256L * 1024 * 1024;
+    /** Default {@link #maxAttachmentSize()}: 1 GiB. */
+    public static final long DEFAULT_MAX_ATTACHMENT_SIZE = 1024L * 1024 * 1024;
+    /** Default {@link #maxAttachmentsPerBatch()}. */
+    public static final int DEFAULT_MAX_ATTACHMENTS_PER_BATCH = 1_000;
+    /** Default {@link #rejectionPolicy()}. */
+    public static final RejectionPolicy DEFAULT_REJECTION_POLICY = RejectionPolicy.ABORT;
+    /** Default {@link #blockTimeout()}. */
+    public static final Duration DEFAULT_BLOCK_TIMEOUT = Duration.ofSeconds(10);
+    /** Default {@link #uploadTimeout()}. */
+    public static final Duration DEFAULT_UPLOAD_TIMEOUT = Duration.ofMinutes(5);
+    /** Default {@link #batchTimeout()}. */
+    public static final Duration DEFAULT_BATCH_TIMEOUT = Duration.ofMinutes(30);
+    /** Default {@link #shutdownGracePeriod()}. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
+    /** Default {@link #failurePolicy()}. */
+    public static final FailurePolicy DEFAULT_FAILURE_POLICY = FailurePolicy.ALL_OR_NOTHING;
+    /** Default {@link #executorType()}. */
+    public static final ExecutorType DEFAULT_EXECUTOR_TYPE = ExecutorType.AUTO;
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+    private static final UploaderConfig DEFAULTS = builder().build();
+
+    private final String name;
+    private final int maxConcurrentUploads;
+    private final int maxConcurrentUploadsPerBatch;
+    private final int maxQueuedUploads;
+    private final long maxBytesInFlight;
+    private final long maxAttachmentSize;
+    private final int maxAttachmentsPerBatch;
+    private final RejectionPolicy rejectionPolicy;
+    private final Duration blockTimeout;
+    private final Duration uploadTimeout;
+    private final Duration batchTimeout;
+    private final Duration shutdownGracePeriod;
+    private final FailurePolicy failurePolicy;
+    private final ExecutorType executorType;
+    private final @Nullable Executor executor;
+    private final ContextPropagator contextPropagator;
+    private final List<UploadListener> listeners;
+    private final KeyStrategy keyStrategy;
+
+    private UploaderConfig(Builder b) {
+        this.name = b.name;
+        this.maxConcurrentUploads = b.maxConcurrentUploads;
+        this.maxConcurrentUploadsPerBatch = b.maxConcurrentUploadsPerBatch;
+        this.maxQueuedUploads = b.maxQueuedUploads;
+        this.maxBytesInFlight = b.maxBytesInFlight;
+        this.maxAttachmentSize = b.maxAttachmentSize;
+        this.maxAttachmentsPerBatch = b.maxAttachmentsPerBatch;
+        this.rejectionPolicy = b.rejectionPolicy;
+        this.blockTimeout = b.blockTimeout;
+        this.uploadTimeout = b.uploadTimeout;
+        this.batchTimeout = b.batchTimeout;
+        this.shutdownGracePeriod = b.shutdownGracePeriod;
+        this.failurePolicy = b.failurePolicy;
+        this.executorType = b.executorType;
+        this.executor = b.executor;
+        this.contextPropagator = b.contextPropagator;
+        this.listeners = List.copyOf(b.listeners);
+        this.keyStrategy = b.keyStrategy;
+    }
+
+    /**
+     * The defaults.
+     *
+     * @return a configuration with every default value
+     */
+    public static UploaderConfig defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * A builder that starts from the defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder that starts from this configuration's values; this configuration does not change.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /**
+     * The uploader's name: in thread names, metric tags and messages.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The most uploads in flight at once, over all batches. Each upload holds one permit from start to end.
+     *
+     * @return the limit
+     */
+    public int maxConcurrentUploads() {
+        return maxConcurrentUploads;
+    }
+
+    /**
+     * The most uploads of one batch in flight at once, so that one batch of 1,000 cannot hold every permit while a
+     * batch of 1 from another request waits.
+     *
+     * @return the limit
+     */
+    public int maxConcurrentUploadsPerBatch() {
+        return maxConcurrentUploadsPerBatch;
+    }
+
+    /**
+     * The most uploads accepted and not yet started, over all batches. A batch is admitted whole or not at all;
+     * when it does not fit, the {@link #rejectionPolicy()} decides.
+     *
+     * @return the limit
+     */
+    public int maxQueuedUploads() {
+        return maxQueuedUploads;
+    }
+
+    /**
+     * The most bytes of content in flight at once, over all uploads. An upload counts with its length (content of
+     * unknown length with {@link #maxAttachmentSize()}), capped at this limit: a bigger one runs when nothing else
+     * is in flight. Large files then go one or a few at a time instead of competing for bandwidth.
+     *
+     * @return the limit in bytes
+     */
+    public long maxBytesInFlight() {
+        return maxBytesInFlight;
+    }
+
+    /**
+     * The largest attachment accepted. Content of known length above it is refused before the batch starts; content
+     * of unknown length fails as soon as it yields more.
+     *
+     * @return the limit in bytes
+     */
+    public long maxAttachmentSize() {
+        return maxAttachmentSize;
+    }
+
+    /**
+     * The most attachments in one batch.
+     *
+     * @return the limit
+     */
+    public int maxAttachmentsPerBatch() {
+        return maxAttachmentsPerBatch;
+    }
+
+    /**
+     * What happens to a batch that does not fit in the queue.
+     *
+     * @return the policy
+     */
+    public RejectionPolicy rejectionPolicy() {
+        return rejectionPolicy;
+    }
+
+    /**
+     * How long {@link RejectionPolicy#BLOCK} waits for queue space.
+     *
+     * @return the timeout
+     */
+    public Duration blockTimeout() {
+        return blockTimeout;
+    }
+
+    /**
+     * How long one upload may run before it is interrupted and fails with an {@link UploadTimeoutException}.
+     *
+     * @return the timeout
+     */
+    public Duration uploadTimeout() {
+        return uploadTimeout;
+    }
+
+    /**
+     * How long a batch may take from submission: when it passes, uploads not yet finished fail with an
+     * {@link UploadTimeoutException}.
+     *
+     * @return the timeout
+     */
+    public Duration batchTimeout() {
+        return batchTimeout;
+    }
+
+    /**
+     * How long {@link ConcurrentAttachmentUploader#close()} lets running batches finish before it cancels them
+     * (and again, at most, for the cancelled uploads to stop and their objects to be deleted).
+     *
+     * @return the grace period
+     */
+    public Duration shutdownGracePeriod() {
+        return shutdownGracePeriod;
+    }
+
+    /**
+     * What a batch does when one of its attachments fails.
+     *
+     * @return the policy
+     */
+    public FailurePolicy failurePolicy() {
+        return failurePolicy;
+    }
+
+    /**
+     * Which threads the uploader creates for itself when no {@link #executor()} is supplied.
+     *
+     * @return the type
+     */
+    public ExecutorType executorType() {
+        return executorType;
+    }
+
+    /**
+     * The executor supplied by the application, if any. The uploader never shuts it down, and still bounds how many
+     * uploads it hands to it.
+     *
+     * @return the executor, or empty when the uploader creates its own threads
+     */
+    public Optional<Executor> executor() {
+        return Optional.ofNullable(executor);
+    }
+
+    /**
+     * How context reaches the upload threads.
+     *
+     * @return the propagator, {@link ContextPropagator#mdc()} by default
+     */
+    public ContextPropagator contextPropagator() {
+        return contextPropagator;
+    }
+
+    /**
+     * The listeners, called in this order.
+     *
+     * @return an unmodifiable list
+     */
+    public List<UploadListener> listeners() {
+        return listeners;
+    }
+
+    /**
+     * How keys are chosen for attachments without an explicit key.
+     *
+     * @return the strategy, {@code KeyStrategy.datedUuid("")} by default
+     */
+    public KeyStrategy keyStrategy() {
+        return keyStrategy;
+    }
+
+    @Override
+    public String toString() {
+        return "UploaderConfig[name=" + name + ", maxConcurrentUploads=" + maxConcurrentUploads
+                + ", maxConcurrentUploadsPerBatch=" + maxConcurrentUploadsPerBatch
+                + ", maxQueuedUploads=" + maxQueuedUploads + ", maxBytesInFlight=" + maxBytesInFlight
+                + ", maxAttachmentSize=" + maxAttachmentSize + ", maxAttachmentsPerBatch=" + maxAttachmentsPerBatch
+                + ", rejectionPolicy=" + rejectionPolicy + ", blockTimeout=" + blockTimeout
+                + ", uploadTimeout=" + uploadTimeout + ", batchTimeout=" + batchTimeout
+                + ", shutdownGracePeriod=" + shutdownGracePeriod + ", failurePolicy=" + failurePolicy
+                + ", executor=" + (executor == null ? executorType : "supplied") + "]";
+    }
+
+    /**
+     * Builds an {@link UploaderConfig}. A plain mutable object, not thread-safe; {@link #build()} checks every value
+     * and copies them, so later changes to the builder do not affect what it built.
+     */
+    public static final class Builder {
+        private String name = DEFAULT_NAME;
+        private int maxConcurrentUploads = DEFAULT_MAX_CONCURRENT_UPLOADS;
+        private int maxConcurrentUploadsPerBatch = DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH;
+        private int maxQueuedUploads = DEFAULT_MAX_QUEUED_UPLOADS;
+        private long maxBytesInFlight = DEFAULT_MAX_BYTES_IN_FLIGHT;
+        private long maxAttachmentSize = DEFAULT_MAX_ATTACHMENT_SIZE;
+        private int maxAttachmentsPerBatch = DEFAULT_MAX_ATTACHMENTS_PER_BATCH;
+        private RejectionPolicy rejectionPolicy = DEFAULT_REJECTION_POLICY;
+        private Duration blockTimeout = DEFAULT_BLOCK_TIMEOUT;
+        private Duration uploadTimeout = DEFAULT_UPLOAD_TIMEOUT;
+        private Duration batchTimeout = DEFAULT_BATCH_TIMEOUT;
+        private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+        private FailurePolicy failurePolicy = DEFAULT_FAILURE_POLICY;
+        private ExecutorType executorType = DEFAULT_EXECUTOR_TYPE;
+        private @Nullable Executor executor;
+        private ContextPropagator contextPropagator = ContextPropagator.mdc();
+        private final List<UploadListener> listeners = new ArrayList<>();
+        private KeyStrategy keyStrategy = KeyStrategy.datedUuid("");
+
+        private Builder() {
+        }
+
+        private Builder(UploaderConfig c) {
+            name = c.name;
+            maxConcurrentUploads = c.maxConcurrentUploads;
+            maxConcurrentUploadsPerBatch = c.maxConcurrentUploadsPerBatch;
+            maxQueuedUploads = c.maxQueuedUploads;
+            maxBytesInFlight = c.maxBytesInFlight;
+            maxAttachmentSize = c.maxAttachmentSize;
+            maxAttachmentsPerBatch = c.maxAttachmentsPerBatch;
+            rejectionPolicy = c.rejectionPolicy;
+            blockTimeout = c.blockTimeout;
+            uploadTimeout = c.uploadTimeout;
+            batchTimeout = c.batchTimeout;
+            shutdownGracePeriod = c.shutdownGracePeriod;
+            failurePolicy = c.failurePolicy;
+            executorType = c.executorType;
+            executor = c.executor;
+            contextPropagator = c.contextPropagator;
+            listeners.addAll(c.listeners);
+            keyStrategy = c.keyStrategy;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#name()}: letters, digits, {@code .}, {@code _} and {@code -}, at most 63.
+         *
+         * @param name the name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxConcurrentUploads()}.
+         *
+         * @param max at least 1
+         * @return this builder
+         */
+        public Builder maxConcurrentUploads(int max) {
+            this.maxConcurrentUploads = max;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxConcurrentUploadsPerBatch()}.
+         *
+         * @param max at least 1, at most {@code maxConcurrentUploads}
+         * @return this builder
+         */
+        public Builder maxConcurrentUploadsPerBatch(int max) {
+            this.maxConcurrentUploadsPerBatch = max;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxQueuedUploads()}.
+         *
+         * @param max at least {@code maxAttachmentsPerBatch}, so that a full batch can be admitted
+         * @return this builder
+         */
+        public Builder maxQueuedUploads(int max) {
+            this.maxQueuedUploads = max;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxBytesInFlight()}.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         */
+        public Builder maxBytesInFlight(long bytes) {
+            this.maxBytesInFlight = bytes;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxAttachmentSize()}.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         */
+        public Builder maxAttachmentSize(long bytes) {
+            this.maxAttachmentSize = bytes;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#maxAttachmentsPerBatch()}.
+         *
+         * @param max at least 1
+         * @return this builder
+         */
+        public Builder maxAttachmentsPerBatch(int max) {
+            this.maxAttachmentsPerBatch = max;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#rejectionPolicy()}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder rejectionPolicy(RejectionPolicy policy) {
+            this.rejectionPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#blockTimeout()}, used by {@link RejectionPolicy#BLOCK}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder blockTimeout(Duration timeout) {
+            this.blockTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#uploadTimeout()}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder uploadTimeout(Duration timeout) {
+            this.uploadTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#batchTimeout()}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder batchTimeout(Duration timeout) {
+            this.batchTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#shutdownGracePeriod()}.
+         *
+         * @param gracePeriod zero or positive
+         * @return this builder
+         */
+        public Builder shutdownGracePeriod(Duration gracePeriod) {
+            this.shutdownGracePeriod = Objects.requireNonNull(gracePeriod, "gracePeriod");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#failurePolicy()}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder failurePolicy(FailurePolicy policy) {
+            this.failurePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#executorType()}; ignored when an {@link #executor(Executor)} is supplied.
+         *
+         * @param type the type
+         * @return this builder
+         */
+        public Builder executorType(ExecutorType type) {
+            this.executorType = Objects.requireNonNull(type, "type");
+            return this;
+        }
+
+        /**
+         * Supplies the executor uploads run on, instead of the uploader's own threads. It should be dedicated to
+         * uploads: the uploader bounds what it submits, but cannot stop other work from starving it.
+         *
+         * @param executor the executor, or {@code null} for the uploader's own threads
+         * @return this builder
+         */
+        public Builder executor(@Nullable Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#contextPropagator()}.
+         *
+         * @param propagator the propagator; {@link ContextPropagator#none()} to propagate nothing
+         * @return this builder
+         */
+        public Builder contextPropagator(ContextPropagator propagator) {
+            this.contextPropagator = Objects.requireNonNull(propagator, "propagator");
+            return this;
+        }
+
+        /**
+         * Adds a listener; listeners are called in the order they were added.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(UploadListener listener) {
+            this.listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#keyStrategy()}.
+         *
+         * @param strategy the strategy
+         * @return this builder
+         */
+        public Builder keyStrategy(KeyStrategy strategy) {
+            this.keyStrategy = Objects.requireNonNull(strategy, "strategy");
+            return this;
+        }
+
+        /**
+         * Checks every value and builds the configuration.
+         *
+         * @return a new, immutable configuration
+         * @throws IllegalArgumentException naming the first invalid setting and what it allows
+         */
+        public UploaderConfig build() {
+            require(NAME.matcher(name).matches(), "name", "'" + name + "'",
+                    "1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            require(maxConcurrentUploads >= 1, "maxConcurrentUploads", maxConcurrentUploads, "at least 1");
+            require(maxConcurrentUploadsPerBatch >= 1 && maxConcurrentUploadsPerBatch <= maxConcurrentUploads,
+                    "maxConcurrentUploadsPerBatch", maxConcurrentUploadsPerBatch,
+                    "from 1 to maxConcurrentUploads (" + maxConcurrentUploads + ")");
+            require(maxAttachmentsPerBatch >= 1, "maxAttachmentsPerBatch", maxAttachmentsPerBatch, "at least 1");
+            require(maxQueuedUploads >= maxAttachmentsPerBatch, "maxQueuedUploads", maxQueuedUploads,
+                    "at least maxAttachmentsPerBatch (" + maxAttachmentsPerBatch + "), or no full batch could ever"
+                            + " be admitted");
+            require(maxBytesInFlight >= 1, "maxBytesInFlight", maxBytesInFlight, "at least 1");
+            require(maxAttachmentSize >= 1, "maxAttachmentSize", maxAttachmentSize, "at least 1");
+            requirePositive(blockTimeout, "blockTimeout");
+            requirePositive(uploadTimeout, "uploadTimeout");
+            requirePositive(batchTimeout, "batchTimeout");
+            require(!shutdownGracePeriod.isNegative(), "shutdownGracePeriod", shutdownGracePeriod, "zero or more");
+            return new UploaderConfig(this);
+        }
+
+        private static void requirePositive(Duration value, String setting) {
+            require(!value.isNegative() && !value.isZero(), setting, value, "a positive duration");
+        }
+
+        private static void require(boolean valid, String setting, Object value, String allowed) {
+            if (!valid) {
+                throw new IllegalArgumentException(setting + " must be " + allowed + ", was " + value);
+            }
+        }
+    }
+}

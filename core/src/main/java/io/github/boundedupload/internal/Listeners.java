@@ -1,0 +1,93 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderSaturatedException;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Calls every configured listener in order; a listener that throws is logged and cannot break an upload. */
+final class Listeners implements UploadListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);
+
+    private final List<UploadListener> listeners;
+
+    Listeners(List<UploadListener> listeners) {
+        this.listeners = List.copyOf(listeners);
+    }
+
+    private void each(String callback, Consumer<UploadListener> call) {
+        for (UploadListener listener : listeners) {
+            try {
+                call.accept(listener);
+            } catch (RuntimeException e) {
+                LOG.warn("upload listener {} failed in {}", listener.getClass().getName(), callback, e);
+            }
+        }
+    }
+
+    @Override
+    public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+        each("uploaderCreated", l -> l.uploaderCreated(uploader, executor));
+    }
+
+    @Override
+    public void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+        each("uploaderClosed", l -> l.uploaderClosed(uploader));
+    }
+
+    @Override
+    public void batchStarted(BatchEvent batch) {
+        each("batchStarted", l -> l.batchStarted(batch));
+    }
+
+    @Override
+    public void batchRejected(BatchEvent batch, UploaderSaturatedException exception) {
+        each("batchRejected", l -> l.batchRejected(batch, exception));
+    }
+
+    @Override
+    public void uploadStarted(UploadEvent upload, Duration queued) {
+        each("uploadStarted", l -> l.uploadStarted(upload, queued));
+    }
+
+    @Override
+    public void bytesSent(UploadEvent upload, long bytesSoFar) {
+        each("bytesSent", l -> l.bytesSent(upload, bytesSoFar));
+    }
+
+    @Override
+    public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
+        each("uploadSucceeded", l -> l.uploadSucceeded(upload, stored, took));
+    }
+
+    @Override
+    public void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
+        each("uploadFailed", l -> l.uploadFailed(upload, failure, took));
+    }
+
+    @Override
+    public void uploadSkipped(UploadEvent upload, Throwable reason) {
+        each("uploadSkipped", l -> l.uploadSkipped(upload, reason));
+    }
+
+    @Override
+    public void uploadRolledBack(UploadEvent upload, StoredObject stored, @Nullable Throwable failure) {
+        each("uploadRolledBack", l -> l.uploadRolledBack(upload, stored, failure));
+    }
+
+    @Override
+    public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+        each("batchFinished", l -> l.batchFinished(batch, result, took));
+    }
+}

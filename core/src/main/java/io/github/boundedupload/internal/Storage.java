@@ -1,0 +1,65 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/** Either storage SPI behind one face, so that the uploader has one code path. */
+public abstract class Storage {
+
+    private Storage() {
+    }
+
+    /** A blocking storage: calls run on the calling thread and hold it. */
+    public static Storage of(FileUploader uploader) {
+        Objects.requireNonNull(uploader, "storage");
+        return new Storage() {
+            @Override
+            CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
+                return attempt.runBlocking(onStart, () -> uploader.upload(request));
+            }
+
+            @Override
+            CompletableFuture<Void> delete(String key, Attempt attempt) {
+                return attempt.runBlocking(() -> { }, () -> {
+                    uploader.delete(key);
+                    return null;
+                });
+            }
+
+            @Override
+            public String toString() {
+                return uploader.toString();
+            }
+        };
+    }
+
+    /** A non-blocking storage: calls return at once and complete later. */
+    public static Storage of(AsyncFileUploader uploader) {
+        Objects.requireNonNull(uploader, "storage");
+        return new Storage() {
+            @Override
+            CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
+                return attempt.start(onStart, () -> uploader.upload(request));
+            }
+
+            @Override
+            CompletableFuture<Void> delete(String key, Attempt attempt) {
+                return attempt.start(() -> { }, () -> uploader.delete(key));
+            }
+
+            @Override
+            public String toString() {
+                return uploader.toString();
+            }
+        };
+    }
+
+    /** Uploads; {@code onStart} runs just before the storage is called, and not at all when it is not. */
+    abstract CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart);
+
+    abstract CompletableFuture<Void> delete(String key, Attempt attempt);
+}

@@ -1,0 +1,210 @@
+package io.github.boundedupload.micrometer;
+
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.UploaderSaturatedException;
+import io.github.boundedupload.UploaderStats;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ExecutorServiceMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Publishes what an uploader does as Micrometer meters, every one tagged with {@code uploader} (its name):
+ *
+ * <table>
+ * <caption>Meters</caption>
+ * <tr><th>name</th><th>type</th><th>what</th></tr>
+ * <tr><td>{@value #UPLOAD}</td><td>timer</td><td>each upload, without queueing; tags {@code outcome}
+ * ({@code success}, {@code failure}, {@code timeout}, {@code cancelled}) and {@code exception} (simple class name or
+ * {@code none})</td></tr>
+ * <tr><td>{@value #QUEUED}</td><td>timer</td><td>time each upload waited before it started</td></tr>
+ * <tr><td>{@value #BATCH}</td><td>timer</td><td>each batch, from submission to its end; tag {@code outcome}
+ * ({@code success}, {@code partial}, {@code failure})</td></tr>
+ * <tr><td>{@value #BYTES}</td><td>counter</td><td>bytes stored</td></tr>
+ * <tr><td>{@value #REJECTED}</td><td>counter</td><td>uploads refused because the uploader was saturated</td></tr>
+ * <tr><td>{@value #SKIPPED}</td><td>counter</td><td>uploads that never started; tag {@code reason}</td></tr>
+ * <tr><td>{@value #ROLLBACKS}</td><td>counter</td><td>stored objects deleted again; tag {@code outcome}
+ * ({@code deleted}, or {@code failed} when the object is still stored)</td></tr>
+ * <tr><td>{@value #ACTIVE}</td><td>gauge</td><td>uploads in flight</td></tr>
+ * <tr><td>{@value #PENDING}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
+ * <tr><td>{@value #ACTIVE_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
+ * <tr><td>{@value #ACTIVE_BATCHES}</td><td>gauge</td><td>batches running</td></tr>
+ * <tr><td>{@code executor.*}</td><td>various</td><td>the uploader's own thread pool (Micrometer's
+ * {@link ExecutorServiceMetrics}, tag {@code name=bounded-upload-<uploader>})</td></tr>
+ * </table>
+ *
+ * <pre>{@code
+ * UploaderConfig.builder().listener(new MicrometerUploadListener(meterRegistry)).build();
+ * }</pre>
+ */
+public final class MicrometerUploadListener implements UploadListener {
+
+    /** Timer of each upload. */
+    public static final String UPLOAD = "bounded.upload";
+    /** Timer of the time each upload waited in the queue. */
+    public static final String QUEUED = "bounded.upload.queued";
+    /** Timer of each batch. */
+    public static final String BATCH = "bounded.upload.batch";
+    /** Counter of bytes stored. */
+    public static final String BYTES = "bounded.upload.bytes";
+    /** Counter of uploads refused because the uploader was saturated. */
+    public static final String REJECTED = "bounded.upload.rejected";
+    /** Counter of uploads that never started. */
+    public static final String SKIPPED = "bounded.upload.skipped";
+    /** Counter of stored objects deleted again. */
+    public static final String ROLLBACKS = "bounded.upload.rollbacks";
+    /** Gauge of uploads in flight. */
+    public static final String ACTIVE = "bounded.upload.active";
+    /** Gauge of uploads queued. */
+    public static final String PENDING = "bounded.upload.pending";
+    /** Gauge of bytes in flight. */
+    public static final String ACTIVE_BYTES = "bounded.upload.bytes.active";
+    /** Gauge of batches running. */
+    public static final String ACTIVE_BATCHES = "bounded.upload.batches.active";
+
+    private final MeterRegistry registry;
+    private final Tags extraTags;
+    private final Map<String, List<Meter>> gaugesByUploader = new ConcurrentHashMap<>();
+
+    /**
+     * A listener that registers its meters in a registry.
+     *
+     * @param registry the registry
+     */
+    public MicrometerUploadListener(MeterRegistry registry) {
+        this(registry, Tags.empty());
+    }
+
+    /**
+     * A listener that registers its meters in a registry, with tags added to every meter.
+     *
+     * @param registry the registry
+     * @param extraTags tags for every meter
+     */
+    public MicrometerUploadListener(MeterRegistry registry, Iterable<Tag> extraTags) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.extraTags = Tags.of(extraTags);
+    }
+
+    private Tags tags(String uploader) {
+        return extraTags.and("uploader", uploader);
+    }
+
+    @Override
+    public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+        Tags tags = tags(uploader.name());
+        List<Meter> meters = new ArrayList<>();
+        meters.add(gauge(ACTIVE, uploader, UploaderStats::inFlightUploads, tags, "uploads",
+                "Uploads in flight"));
+        meters.add(gauge(PENDING, uploader, UploaderStats::queuedUploads, tags, "uploads",
+                "Uploads admitted and not yet started"));
+        meters.add(gauge(ACTIVE_BYTES, uploader, UploaderStats::bytesInFlight, tags, "bytes",
+                "Bytes counted against the bytes-in-flight bound"));
+        meters.add(gauge(ACTIVE_BATCHES, uploader, UploaderStats::activeBatches, tags, "batches",
+                "Batches admitted and not yet finished"));
+        gaugesByUploader.put(uploader.name(), meters);
+        if (uploader.config().executor().isEmpty() && executor instanceof ExecutorService) {
+            new ExecutorServiceMetrics((ExecutorService) executor, "bounded-upload-" + uploader.name(), extraTags)
+                    .bindTo(registry);
+        }
+    }
+
+    private Meter gauge(String name, ConcurrentAttachmentUploader uploader,
+            ToDoubleFunction<UploaderStats> value, Tags tags, String unit, String description) {
+        return Gauge.builder(name, uploader, u -> value.applyAsDouble(u.stats()))
+                .tags(tags).baseUnit(unit).description(description).register(registry);
+    }
+
+    @Override
+    public void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+        List<Meter> meters = gaugesByUploader.remove(uploader.name());
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
+    }
+
+    @Override
+    public void batchRejected(BatchEvent batch, UploaderSaturatedException exception) {
+        Counter.builder(REJECTED).tags(tags(batch.uploaderName())).baseUnit("uploads")
+                .description("Uploads refused because the uploader was saturated")
+                .register(registry).increment(batch.size());
+    }
+
+    @Override
+    public void uploadStarted(UploadEvent upload, Duration queued) {
+        Timer.builder(QUEUED).tags(tags(upload.batch().uploaderName()))
+                .description("Time uploads waited in the queue before they started")
+                .register(registry).record(queued);
+    }
+
+    @Override
+    public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
+        String uploader = upload.batch().uploaderName();
+        uploadTimer(uploader, "success", null).record(took);
+        Counter.builder(BYTES).tags(tags(uploader)).baseUnit("bytes").description("Bytes stored")
+                .register(registry).increment(stored.size());
+    }
+
+    @Override
+    public void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
+        String outcome = failure instanceof UploadTimeoutException ? "timeout"
+                : failure instanceof CancellationException || failure instanceof UploaderClosedException
+                        ? "cancelled" : "failure";
+        uploadTimer(upload.batch().uploaderName(), outcome, failure).record(took);
+    }
+
+    private Timer uploadTimer(String uploader, String outcome, @Nullable Throwable failure) {
+        return Timer.builder(UPLOAD).tags(tags(uploader))
+                .tag("outcome", outcome)
+                .tag("exception", failure == null ? "none" : failure.getClass().getSimpleName())
+                .description("Uploads, from start to end, without the time queued")
+                .register(registry);
+    }
+
+    @Override
+    public void uploadSkipped(UploadEvent upload, Throwable reason) {
+        Counter.builder(SKIPPED).tags(tags(upload.batch().uploaderName()))
+                .tag("reason", reason.getClass().getSimpleName()).baseUnit("uploads")
+                .description("Uploads that never started because their batch stopped or timed out first")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void uploadRolledBack(UploadEvent upload, StoredObject stored, @Nullable Throwable failure) {
+        Counter.builder(ROLLBACKS).tags(tags(upload.batch().uploaderName()))
+                .tag("outcome", failure == null ? "deleted" : "failed").baseUnit("objects")
+                .description("Stored objects deleted again because their batch failed or was cancelled")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+        long stored = result.results().stream().filter(r -> r.isStored()).count();
+        String outcome = stored == result.size() ? "success" : stored == 0 ? "failure" : "partial";
+        Timer.builder(BATCH).tags(tags(batch.uploaderName())).tag("outcome", outcome)
+                .description("Batches, from submission to the end of their last upload")
+                .register(registry).record(took);
+    }
+}

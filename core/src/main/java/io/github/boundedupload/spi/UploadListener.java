@@ -1,0 +1,127 @@
+package io.github.boundedupload.spi;
+
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderSaturatedException;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Receives what the uploader does, for progress display, logging and metrics. Every method does nothing by default;
+ * implement the ones you need. {@code io.github.boundedupload.micrometer.MicrometerUploadListener} is one
+ * implementation.
+ *
+ * <p>Callbacks run on the uploader's threads (or the storage client's completion threads) with the submitting
+ * thread's context (MDC) applied. They must be quick and must not block. An exception thrown by a callback is logged
+ * and otherwise ignored: a listener cannot break an upload.
+ *
+ * <p>For every attachment of an admitted batch exactly one of {@link #uploadSucceeded}, {@link #uploadFailed} or
+ * {@link #uploadSkipped} is called, then {@link #batchFinished} once for the batch.
+ */
+public interface UploadListener {
+
+    /**
+     * The uploader was built. Register gauges here; the uploader's {@link ConcurrentAttachmentUploader#stats()} can
+     * be read at any time.
+     *
+     * @param uploader the new uploader
+     * @param executor the executor its uploads run on (its own pool, or the one supplied)
+     */
+    default void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+    }
+
+    /**
+     * The uploader was closed. Remove what {@link #uploaderCreated} registered.
+     *
+     * @param uploader the closed uploader
+     */
+    default void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+    }
+
+    /**
+     * A batch was admitted: its uploads are queued.
+     *
+     * @param batch the batch
+     */
+    default void batchStarted(BatchEvent batch) {
+    }
+
+    /**
+     * A batch was refused because the uploader was saturated; nothing of it started.
+     *
+     * @param batch the batch
+     * @param exception what the caller receives
+     */
+    default void batchRejected(BatchEvent batch, UploaderSaturatedException exception) {
+    }
+
+    /**
+     * An upload left the queue and is starting.
+     *
+     * @param upload the upload
+     * @param queued how long it waited since the batch was submitted
+     */
+    default void uploadStarted(UploadEvent upload, Duration queued) {
+    }
+
+    /**
+     * Bytes went out. Called now and then during an upload, not for every write.
+     *
+     * @param upload the upload
+     * @param bytesSoFar bytes sent so far in the current attempt
+     */
+    default void bytesSent(UploadEvent upload, long bytesSoFar) {
+    }
+
+    /**
+     * An upload finished and the object is stored.
+     *
+     * @param upload the upload
+     * @param stored what the storage holds
+     * @param took how long the upload ran, without the time queued
+     */
+    default void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
+    }
+
+    /**
+     * An upload started and did not store the object.
+     *
+     * @param upload the upload
+     * @param failure why
+     * @param took how long the upload ran, without the time queued
+     */
+    default void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
+    }
+
+    /**
+     * An upload never started: its batch stopped first, or the batch's deadline passed while it was queued.
+     *
+     * @param upload the upload
+     * @param reason why
+     */
+    default void uploadSkipped(UploadEvent upload, Throwable reason) {
+    }
+
+    /**
+     * A stored object was deleted again (or could not be) because its batch failed as a whole or was cancelled.
+     *
+     * @param upload the upload whose object it was
+     * @param stored the object
+     * @param failure why it could not be deleted, or {@code null} when it was: a non-null failure means the object
+     *        is still stored
+     */
+    default void uploadRolledBack(UploadEvent upload, StoredObject stored, @Nullable Throwable failure) {
+    }
+
+    /**
+     * Every attachment of the batch has ended.
+     *
+     * @param batch the batch
+     * @param result how each attachment ended, in input order
+     * @param took how long since the batch was submitted
+     */
+    default void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+    }
+}

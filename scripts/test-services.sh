@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Installs and runs the real services the integration tests need (LocalStack S3 and Toxiproxy) directly on the
+# host, for machines without a Docker engine. Everything is installed into a cache directory on first use and
+# reused afterwards; nothing is installed system-wide.
+#
+#   scripts/test-services.sh install   install LocalStack (Python venv) and Toxiproxy (Go binary) into the cache
+#   scripts/test-services.sh start     install if needed, start both (idempotent), wait until healthy
+#   scripts/test-services.sh stop      stop what this script started
+#   scripts/test-services.sh status    exit 0 when both answer
+#
+# Environment (all optional):
+#   BOUNDED_UPLOAD_CACHE        cache directory            (default ~/.cache/bounded-upload)
+#   BOUNDED_UPLOAD_LOCALSTACK_PORT                          (default 4566)
+#   BOUNDED_UPLOAD_TOXIPROXY_PORT                           (default 8474)
+#   BOUNDED_UPLOAD_PYTHON       Python >= 3.12 used to create the LocalStack venv
+set -euo pipefail
+
+LOCALSTACK_VERSION=2026.3.0
+TOXIPROXY_VERSION=v2.12.0
+
+CACHE=${BOUNDED_UPLOAD_CACHE:-$HOME/.cache/bounded-upload}
+LS_PORT=${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}
+TP_PORT=${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
+VENV="$CACHE/localstack-$LOCALSTACK_VERSION"
+TP_DIR="$CACHE/toxiproxy-$TOXIPROXY_VERSION"
+RUN="$CACHE/run"
+
+log() { printf '[test-services] %s\n' "$*" >&2; }
+
+find_python() {
+  if [ -n "${BOUNDED_UPLOAD_PYTHON:-}" ]; then echo "$BOUNDED_UPLOAD_PYTHON"; return; fi
+  local candidate
+  for candidate in python3.13 python3.12 /root/.pyenv/versions/3.13*/bin/python /root/.pyenv/versions/3.12*/bin/python \
+                   "$HOME"/.pyenv/versions/3.13*/bin/python "$HOME"/.pyenv/versions/3.12*/bin/python python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+       "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+      command -v "$candidate"; return
+    fi
+  done
+  log "no Python >= 3.12 found (LocalStack needs it); set BOUNDED_UPLOAD_PYTHON"; exit 1
+}
+
+install_localstack() {
+  [ -x "$VENV/.installed" ] && return
+  log "installing LocalStack $LOCALSTACK_VERSION into $VENV (1-2 minutes, once)"
+  rm -rf "$VENV"
+  "$(find_python)" -m venv "$VENV"
+  # Every package pinned (pip freeze of a working install): an unpinned resolve picks whatever is newest that day,
+  # and this LocalStack release already breaks with cbor2 >= 5.7 or without service_identity.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps \
+    -r "$(dirname "${BASH_SOURCE[0]}")/localstack-requirements.txt"
+  printf '#!/bin/sh\n' > "$VENV/.installed" && chmod +x "$VENV/.installed"
+}
+
+install_toxiproxy() {
+  [ -x "$TP_DIR/server" ] && return
+  command -v go >/dev/null || { log "Go is needed to build Toxiproxy"; exit 1; }
+  log "building Toxiproxy $TOXIPROXY_VERSION into $TP_DIR (about a minute, once)"
+  mkdir -p "$TP_DIR"
+  # Pinned: @latest resolves to an old v2.5.0 through some module proxies.
+  GOBIN="$TP_DIR" GOFLAGS=-mod=mod go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
+}
+
+localstack_up() { curl -fsS "http://127.0.0.1:$LS_PORT/_localstack/health" 2>/dev/null | grep -q '"s3": *"\(available\|running\)"'; }
+toxiproxy_up() { curl -fsS "http://127.0.0.1:$TP_PORT/version" >/dev/null 2>&1; }
+
+wait_for() { # name, check function, seconds
+  local i
+  for ((i = 0; i < $3 * 2; i++)); do
+    "$2" && return 0
+    sleep 0.5
+  done
+  log "$1 did not become healthy within $3 s; its log:"; tail -n 40 "$RUN/$1.log" >&2 || true
+  return 1
+}
+
+start() {
+  install_localstack
+  install_toxiproxy
+  mkdir -p "$RUN"
+  if toxiproxy_up; then log "Toxiproxy already answers on $TP_PORT"; else
+    nohup "$TP_DIR/server" -host 127.0.0.1 -port "$TP_PORT" >"$RUN/toxiproxy.log" 2>&1 &
+    echo $! >"$RUN/toxiproxy.pid"
+  fi
+  if localstack_up; then log "LocalStack already answers on $LS_PORT"; else
+    local cert="$RUN/localstack-cert.pem"
+    if [ ! -s "$cert" ]; then
+      # LocalStack generates its TLS certificate with an API that newer pyOpenSSL releases removed
+      # (X509.add_extensions); handing it a ready certificate skips that code. The tests speak plain HTTP.
+      openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=localhost \
+        -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$cert.key" -out "$cert.crt" 2>/dev/null
+      cat "$cert.key" "$cert.crt" >"$cert" && rm -f "$cert.key" "$cert.crt"
+    fi
+    # Its own data directory, so that nothing of a developer's LocalStack is touched.
+    CUSTOM_SSL_CERT_PATH="$cert" SERVICES=s3 GATEWAY_LISTEN="127.0.0.1:$LS_PORT" EAGER_SERVICE_LOADING=1 SKIP_SSL_CERT_DOWNLOAD=1 \
+      DISABLE_EVENTS=1 LOCALSTACK_CLI=0 FILESYSTEM_ROOT="$RUN/localstack-fs" \
+      nohup "$VENV/bin/python" -m localstack.runtime.main >"$RUN/localstack.log" 2>&1 &
+    echo $! >"$RUN/localstack.pid"
+  fi
+  wait_for toxiproxy toxiproxy_up 30
+  wait_for localstack localstack_up 120
+  log "LocalStack on http://127.0.0.1:$LS_PORT, Toxiproxy on http://127.0.0.1:$TP_PORT"
+}
+
+stop() {
+  local name pid
+  for name in localstack toxiproxy; do
+    if [ -f "$RUN/$name.pid" ]; then
+      pid=$(cat "$RUN/$name.pid")
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+      kill -9 "$pid" 2>/dev/null || true
+      rm -f "$RUN/$name.pid"
+    fi
+  done
+}
+
+case "${1:-}" in
+  install) install_localstack; install_toxiproxy ;;
+  start) start ;;
+  stop) stop ;;
+  status) localstack_up && toxiproxy_up ;;
+  *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
+esac
