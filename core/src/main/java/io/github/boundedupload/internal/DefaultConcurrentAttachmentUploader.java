@@ -19,6 +19,8 @@ import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadRequest;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -70,6 +72,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private final Executor executor;
     private final @Nullable ExecutorService ownExecutor;
     private final ScheduledThreadPoolExecutor timer;
+    private final UploadThreads threads = new UploadThreads();
     private final AtomicLong batchIds = new AtomicLong();
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -88,9 +91,9 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         this.config = Objects.requireNonNull(config, "config");
         this.name = config.name();
         this.listener = new Listeners(config.listeners());
-        this.ownExecutor = config.executor().isPresent() ? null : UploadThreads.create(config);
+        this.ownExecutor = config.executor().isPresent() ? null : threads.create(config, storage.blocking());
         this.executor = config.executor().orElse(ownExecutor);
-        this.timer = UploadThreads.timer(config);
+        this.timer = threads.timer(config);
         listener.uploaderCreated(this, executor);
     }
 
@@ -434,19 +437,20 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         timer.shutdownNow();
         if (ownExecutor != null) {
             ownExecutor.shutdown();
-            try {
-                if (!ownExecutor.awaitTermination(Math.max(grace, TimeUnit.SECONDS.toNanos(1)),
-                        TimeUnit.NANOSECONDS)) {
-                    ownExecutor.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                ownExecutor.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
         }
         try {
-            timer.awaitTermination(1, TimeUnit.SECONDS);
+            if (!threads.join(Math.max(grace, TimeUnit.SECONDS.toNanos(1)))) {
+                if (ownExecutor != null) {
+                    ownExecutor.shutdownNow();
+                }
+                if (!threads.join(TimeUnit.SECONDS.toNanos(5))) {
+                    LOG.error("uploader '{}': some of its threads did not stop after being interrupted", name);
+                }
+            }
         } catch (InterruptedException e) {
+            if (ownExecutor != null) {
+                ownExecutor.shutdownNow();
+            }
             Thread.currentThread().interrupt();
         }
         listener.uploaderClosed(this);
@@ -500,6 +504,18 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             t = t.getCause();
         }
         return t;
+    }
+
+    /** Whether a failure is (or was caused by) an interrupt or cancellation, rather than a failure of its own. */
+    private static boolean isInterruption(Throwable failure, Throwable cancelReason) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t == cancelReason || t instanceof InterruptedException || t instanceof InterruptedIOException
+                    || t instanceof ClosedByInterruptException || t instanceof CancellationException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static RuntimeException rethrow(Throwable failure) {
@@ -709,9 +725,12 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                 result = UploadResult.stored(index, attachment, stored);
             } else {
                 Attempt.Cancel cancel = attempt.cancelled();
-                Throwable reason = cancel != null ? cancel.reason()
-                        : failure != null ? unwrap(failure) : new IllegalStateException("the storage returned null");
-                Status status = cancel != null ? cancel.status() : Status.FAILED;
+                Throwable own = failure != null ? unwrap(failure)
+                        : new IllegalStateException("the storage returned no result");
+                // A cancelled upload that then fails for a reason of its own (not the interrupt) failed by itself.
+                boolean cancelled = cancel != null && (!attempt.started() || isInterruption(own, cancel.reason()));
+                Throwable reason = cancelled ? cancel.reason() : own;
+                Status status = cancelled ? cancel.status() : Status.FAILED;
                 if (attempt.started()) {
                     listener.uploadFailed(event, reason, took);
                 } else {

@@ -10,13 +10,21 @@ import java.util.concurrent.CompletableFuture;
 /** Either storage SPI behind one face, so that the uploader has one code path. */
 public abstract class Storage {
 
-    private Storage() {
+    private final boolean blocking;
+
+    private Storage(boolean blocking) {
+        this.blocking = blocking;
+    }
+
+    /** Whether calls hold the calling thread until they end. */
+    boolean blocking() {
+        return blocking;
     }
 
     /** A blocking storage: calls run on the calling thread and hold it. */
     public static Storage of(FileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
-        return new Storage() {
+        return new Storage(true) {
             @Override
             CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
                 return attempt.runBlocking(onStart, () -> uploader.upload(request));
@@ -40,7 +48,7 @@ public abstract class Storage {
     /** A non-blocking storage: calls return at once and complete later. */
     public static Storage of(AsyncFileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
-        return new Storage() {
+        return new Storage(false) {
             @Override
             CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
                 return attempt.start(onStart, () -> uploader.upload(request));

@@ -4,6 +4,8 @@ import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.UploaderConfig;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -12,12 +14,44 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The uploader's own threads: a named pool of platform threads, or virtual threads, and one timer thread. */
+/**
+ * The uploader's own threads: a named pool of platform threads, or virtual threads, and one timer thread. Every
+ * thread it creates is tracked until it ends, so that {@link #join(long)} can make sure none is left behind.
+ */
 final class UploadThreads {
 
     private static final int FIRST_RELEASE_WITHOUT_PINNING = 24;
 
-    private UploadThreads() {
+    private final Set<Thread> alive = ConcurrentHashMap.newKeySet();
+
+    /** Waits up to {@code nanos} for every thread this factory created to end; {@code true} when none is left. */
+    boolean join(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        for (Thread thread : alive) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            TimeUnit.NANOSECONDS.timedJoin(thread, left);
+        }
+        return alive.stream().noneMatch(Thread::isAlive);
+    }
+
+    /** Tracks each thread the factory creates until its task returns. */
+    private ThreadFactory tracked(ThreadFactory factory) {
+        return task -> {
+            Thread[] self = new Thread[1];
+            Thread thread = factory.newThread(() -> {
+                try {
+                    task.run();
+                } finally {
+                    alive.remove(self[0]);
+                }
+            });
+            self[0] = thread;
+            alive.add(thread);
+            return thread;
+        };
     }
 
     static boolean virtualThreadsAvailable() {
@@ -38,25 +72,27 @@ final class UploadThreads {
 
     /**
      * An executor for at most {@code maxConcurrentUploads} tasks at once: the uploader never hands it more, because
-     * every task holds a permit. Its queue is bounded by the same number for the moments a thread is still finishing
-     * its previous task.
+     * every task holds a permit. A blocking storage needs a thread per permit; a non-blocking one only needs threads
+     * to start requests, so its pool stays small however many uploads are in flight. The queue is bounded by the
+     * permits too.
      */
-    static ExecutorService create(UploaderConfig config) {
+    ExecutorService create(UploaderConfig config, boolean blockingStorage) {
         String prefix = "bounded-upload-" + config.name() + "-";
         if (resolve(config.executorType()) == ExecutorType.VIRTUAL) {
             return virtual(prefix);
         }
-        int threads = config.maxConcurrentUploads();
+        int threads = blockingStorage ? config.maxConcurrentUploads()
+                : Math.min(config.maxConcurrentUploads(), Math.max(2, Runtime.getRuntime().availableProcessors()));
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(threads), named(prefix, false), new ThreadPoolExecutor.AbortPolicy());
+                new LinkedBlockingQueue<>(config.maxConcurrentUploads()), tracked(named(prefix, false)), new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
 
     /** One daemon thread for timeouts, gone when idle. */
-    static ScheduledThreadPoolExecutor timer(UploaderConfig config) {
+    ScheduledThreadPoolExecutor timer(UploaderConfig config) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                named("bounded-upload-" + config.name() + "-timer-", true));
+                tracked(named("bounded-upload-" + config.name() + "-timer-", true)));
         timer.setRemoveOnCancelPolicy(true);
         timer.setKeepAliveTime(10, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
@@ -73,7 +109,7 @@ final class UploadThreads {
     }
 
     /** {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix, 1).factory())}, compiled for 17. */
-    private static ExecutorService virtual(String prefix) {
+    private ExecutorService virtual(String prefix) {
         try {
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
             Class<?> builderClass = Class.forName("java.lang.Thread$Builder");
@@ -82,8 +118,8 @@ final class UploadThreads {
                     .invoke();
             builder = lookup.findVirtual(ofVirtualClass, "name",
                     MethodType.methodType(ofVirtualClass, String.class, long.class)).invoke(builder, prefix, 1L);
-            ThreadFactory factory = (ThreadFactory) lookup.findVirtual(builderClass, "factory",
-                    MethodType.methodType(ThreadFactory.class)).invoke(builder);
+            ThreadFactory factory = tracked((ThreadFactory) lookup.findVirtual(builderClass, "factory",
+                    MethodType.methodType(ThreadFactory.class)).invoke(builder));
             return (ExecutorService) lookup.findStatic(java.util.concurrent.Executors.class,
                     "newThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class, ThreadFactory.class))
                     .invoke(factory);

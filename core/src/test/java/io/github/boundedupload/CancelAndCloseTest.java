@@ -1,0 +1,179 @@
+package io.github.boundedupload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.fakes.Batches;
+import io.github.boundedupload.fakes.FakeStorage;
+import io.github.boundedupload.fakes.Gate;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CancelAndCloseTest {
+
+    private final FakeStorage storage = new FakeStorage();
+    private final Gate gate = new Gate();
+
+    @AfterEach
+    void openGate() {
+        gate.open();
+    }
+
+    private static List<Thread> threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(prefix) && t.isAlive()).toList();
+    }
+
+    @Test
+    void cancellingTheFutureCancelsWhatHasNotStartedAndDeletesWhatWasStored() {
+        storage.behaviour = request -> {
+            if (!request.fileName().equals("c-0.txt")) {
+                gate.pass();
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploads(3).maxConcurrentUploadsPerBatch(3)
+                        .failurePolicy(FailurePolicy.COLLECT).build())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("c", 10));
+            await().until(() -> storage.objects.size() == 1 && storage.inFlight.get() == 3);
+
+            assertThat(batch.cancel(true)).isTrue();
+
+            await().until(() -> uploader.stats().activeBatches() == 0);
+            assertThat(storage.started).hasSize(4);
+            assertThat(storage.interrupted).hasSize(3);
+            assertThat(storage.objects).isEmpty();
+            assertThat(storage.deleted).hasSize(1);
+            assertThat(uploader.stats()).isEqualTo(new UploaderStats(0, 0, 0, 0, false));
+        }
+    }
+
+    @Test
+    void interruptingAWaitingCallerCancelsItsBatch() throws Exception {
+        storage.behaviour = request -> gate.pass();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage)) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicReference<Boolean> interruptFlag = new AtomicReference<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    uploader.uploadAll(Batches.of("i", 3));
+                } catch (Throwable t) {
+                    thrown.set(t);
+                    interruptFlag.set(Thread.currentThread().isInterrupted());
+                }
+            });
+            caller.start();
+            await().until(() -> storage.inFlight.get() == 3);
+
+            caller.interrupt();
+            caller.join();
+
+            assertThat(thrown.get()).isInstanceOf(UploadException.class).hasMessageContaining("interrupted")
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(interruptFlag.get()).isTrue();
+            await().until(() -> uploader.stats().activeBatches() == 0);
+            assertThat(storage.interrupted).hasSize(3);
+            assertThat(storage.objects).isEmpty();
+        }
+    }
+
+    @Test
+    void closeLetsRunningUploadsFinishWithinTheGracePeriod() {
+        storage.behaviour = request -> gate.pass();
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("graceful").shutdownGracePeriod(Duration.ofMinutes(1)).build());
+        CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("g", 4));
+        await().until(() -> storage.inFlight.get() == 4);
+
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(uploader::close);
+        await().until(() -> uploader.stats().closed());
+        assertThatThrownBy(() -> uploader.uploadAll(Batches.of("late", 1)))
+                .isInstanceOf(UploaderClosedException.class).hasMessageContaining("'graceful' is closed");
+        assertThat(closing).isNotDone();
+
+        gate.open();
+        closing.join();
+        assertThat(batch.join().allStored()).isTrue();
+        assertThat(storage.objects).hasSize(4);
+        assertThat(threadsNamed("bounded-upload-graceful-")).isEmpty();
+    }
+
+    @Test
+    void closeCancelsWhatIsStillRunningAfterTheGracePeriodAndLeavesNoThreadBehind() {
+        storage.behaviour = request -> {
+            if (!request.fileName().equals("s-0.txt")) {
+                gate.pass();
+            }
+        };
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("stuck").maxConcurrentUploads(2).maxConcurrentUploadsPerBatch(2)
+                        .shutdownGracePeriod(Duration.ofMillis(200)).build());
+        CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("s", 5));
+        await().until(() -> storage.objects.size() == 1 && storage.inFlight.get() == 2);
+
+        uploader.close();
+
+        assertThat(batch).isCompletedExceptionally();
+        assertThatThrownBy(batch::join).cause().isInstanceOfSatisfying(BatchFailedException.class, e -> {
+            assertThat(e.result().results()).extracting(UploadResult::status).containsExactly(
+                    Status.DELETED, Status.CANCELLED, Status.CANCELLED, Status.CANCELLED, Status.CANCELLED);
+            assertThat(e).hasMessageContaining("was stopped")
+                    .hasCauseInstanceOf(UploaderClosedException.class);
+        });
+        assertThat(storage.objects).isEmpty();
+        assertThat(threadsNamed("bounded-upload-stuck-")).isEmpty();
+    }
+
+    @Test
+    void closeWithNothingRunningReturnsAndStopsEveryThread() {
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("idle").build());
+        uploader.uploadAll(Batches.of("x", 20));
+        assertThat(threadsNamed("bounded-upload-idle-")).isNotEmpty();
+
+        uploader.close();
+        uploader.close();
+
+        assertThat(threadsNamed("bounded-upload-idle-")).isEmpty();
+        assertThat(uploader.stats().closed()).isTrue();
+    }
+
+    @Test
+    void aSuppliedExecutorIsUsedAndNotShutDown() {
+        java.util.concurrent.ExecutorService supplied = java.util.concurrent.Executors.newFixedThreadPool(2,
+                r -> new Thread(r, "host-pool"));
+        try {
+            ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                    UploaderConfig.builder().executor(supplied).build());
+            uploader.uploadAll(Batches.of("h", 5));
+            uploader.close();
+
+            assertThat(storage.threads).extracting(Thread::getName).containsOnly("host-pool");
+            assertThat(supplied.isShutdown()).isFalse();
+        } finally {
+            supplied.shutdownNow();
+        }
+    }
+
+    @Test
+    void anExecutorThatRefusesWorkFailsTheAttachmentInsteadOfDroppingIt() {
+        java.util.concurrent.ExecutorService supplied = java.util.concurrent.Executors.newSingleThreadExecutor();
+        supplied.shutdown();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().executor(supplied).failurePolicy(FailurePolicy.COLLECT).build())) {
+            BatchResult result = uploader.uploadAll(Batches.of("r", 2));
+
+            assertThat(result.results()).allSatisfy(r -> {
+                assertThat(r.status()).isEqualTo(Status.FAILED);
+                assertThat(r.failure()).get().isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+            });
+            assertThat(storage.started).isEmpty();
+        }
+    }
+}

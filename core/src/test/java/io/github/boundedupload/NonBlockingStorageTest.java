@@ -1,0 +1,58 @@
+package io.github.boundedupload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.fakes.Batches;
+import io.github.boundedupload.fakes.FakeAsyncStorage;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Source 004: 500 calls of 2 s took 16 s on 64 threads and 2 s with non-blocking I/O. With a non-blocking storage,
+ * uploads in flight are bounded by permits, not threads: all 500 are in flight at once on a handful of threads.
+ */
+class NonBlockingStorageTest {
+
+    private static long threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix)).count();
+    }
+
+    @Test
+    void fiveHundredUploadsAreInFlightAtOnceOnAHandfulOfThreads() {
+        FakeAsyncStorage storage = new FakeAsyncStorage();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("permits").executorType(ExecutorType.PLATFORM)
+                        .maxConcurrentUploads(500).maxConcurrentUploadsPerBatch(500).maxAttachmentsPerBatch(500)
+                        .build())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("p", 500));
+
+            await().until(() -> storage.inFlight.get() == 500);
+            assertThat(uploader.stats().inFlightUploads()).isEqualTo(500);
+            assertThat(threadsNamed("bounded-upload-permits-") - 1 /* timer */)
+                    .isLessThanOrEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
+
+            assertThat(storage.completeAll()).isEqualTo(500);
+            assertThat(batch.join().storedObjects()).hasSize(500);
+            assertThat(storage.maxInFlight).hasValue(500);
+        }
+    }
+
+    @Test
+    void permitsStillBoundANonBlockingStorage() {
+        FakeAsyncStorage storage = new FakeAsyncStorage();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploads(8).maxConcurrentUploadsPerBatch(8).build())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("q", 50));
+
+            while (!batch.isDone()) {
+                await().until(() -> storage.inFlight.get() == 8 || batch.isDone()
+                        || storage.inFlight.get() == 50 - storage.objects.size());
+                assertThat(storage.inFlight.get()).isLessThanOrEqualTo(8);
+                storage.completeAll();
+            }
+            assertThat(batch.join().storedObjects()).hasSize(50);
+            assertThat(storage.maxInFlight).hasValue(8);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.github.boundedupload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.fakes.Batches;
+import io.github.boundedupload.fakes.FakeStorage;
+import io.github.boundedupload.fakes.Gate;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each rejection policy under saturation: one upload runs, four wait, and the queue holds five. A second batch of two
+ * does not fit.
+ */
+class RejectionPolicyTest {
+
+    private final FakeStorage storage = new FakeStorage();
+    private final Gate gate = new Gate();
+    private ConcurrentAttachmentUploader uploader;
+    private CompletableFuture<BatchResult> first;
+
+    private void saturate(RejectionPolicy policy, Duration blockTimeout) {
+        storage.behaviour = request -> {
+            if (request.metadata().get("batch").equals("first")) {
+                gate.pass();
+            }
+        };
+        uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
+                .maxQueuedUploads(5).maxAttachmentsPerBatch(5)
+                .rejectionPolicy(policy).blockTimeout(blockTimeout).build());
+        first = uploader.uploadAllAsync(Batches.of("first", 5));
+        await().until(() -> storage.inFlight.get() == 1);
+        assertThat(uploader.stats().queuedUploads()).isEqualTo(4);
+    }
+
+    @AfterEach
+    void close() {
+        gate.open();
+        if (uploader != null) {
+            uploader.close();
+        }
+    }
+
+    @Test
+    void abortRefusesTheBatchAtOnceAndStartsNothing() {
+        saturate(RejectionPolicy.ABORT, Duration.ofSeconds(10));
+
+        assertThatThrownBy(() -> uploader.uploadAll(Batches.of("second", 2)))
+                .isInstanceOfSatisfying(UploaderSaturatedException.class, e -> {
+                    assertThat(e.batchSize()).isEqualTo(2);
+                    assertThat(e.queued()).isEqualTo(4);
+                    assertThat(e.maxQueued()).isEqualTo(5);
+                    assertThat(e).hasMessageContaining("ABORT").hasMessageContaining("'default'");
+                });
+
+        gate.open();
+        assertThat(first.join().allStored()).isTrue();
+        assertThat(storage.started).noneMatch(key -> key.contains("second"));
+        assertThat(storage.objects).hasSize(5);
+    }
+
+    @Test
+    void abortIsReportedAsAFailedFutureByTheAsyncVariant() {
+        saturate(RejectionPolicy.ABORT, Duration.ofSeconds(10));
+
+        CompletableFuture<BatchResult> second = uploader.uploadAllAsync(Batches.of("second", 2));
+
+        assertThat(second).isCompletedExceptionally();
+        assertThatThrownBy(second::join).hasCauseInstanceOf(UploaderSaturatedException.class);
+    }
+
+    @Test
+    void aBatchThatFitsIsAdmittedWhileAnotherWaits() {
+        saturate(RejectionPolicy.ABORT, Duration.ofSeconds(10));
+
+        CompletableFuture<BatchResult> second = uploader.uploadAllAsync(Batches.of("second", 1));
+
+        gate.open();
+        assertThat(second.join().allStored()).isTrue();
+    }
+
+    @Test
+    void blockWaitsForQueueSpaceThenRuns() {
+        saturate(RejectionPolicy.BLOCK, Duration.ofMinutes(1));
+
+        CompletableFuture<BatchResult> second = CompletableFuture.supplyAsync(
+                () -> uploader.uploadAll(Batches.of("second", 2)));
+        await().during(Duration.ofMillis(200)).until(() -> !second.isDone());
+        assertThat(storage.started).noneMatch(key -> key.contains("second"));
+
+        gate.open();
+        assertThat(second.join().allStored()).isTrue();
+        assertThat(first.join().allStored()).isTrue();
+        assertThat(storage.objects).hasSize(7);
+    }
+
+    @Test
+    void blockGivesUpAfterItsTimeoutAndStartsNothing() {
+        saturate(RejectionPolicy.BLOCK, Duration.ofMillis(100));
+
+        assertThatThrownBy(() -> uploader.uploadAll(Batches.of("second", 2)))
+                .isInstanceOf(UploaderSaturatedException.class)
+                .hasMessageContaining("BLOCK");
+        assertThat(storage.started).noneMatch(key -> key.contains("second"));
+    }
+
+    @Test
+    void callerRunsUploadsOnTheCallingThreadWithinTheGlobalBound() {
+        saturate(RejectionPolicy.CALLER_RUNS, Duration.ofSeconds(10));
+        Thread caller = Thread.currentThread();
+
+        // The single permit is held by "first": the caller gets it when the gate opens, and does the work itself.
+        CompletableFuture.runAsync(() -> {
+            await().until(() -> caller.getState() == Thread.State.WAITING);
+            gate.open();
+        });
+        BatchResult result = uploader.uploadAll(Batches.of("second", 2));
+
+        assertThat(result.allStored()).isTrue();
+        for (StoredObject stored : result.storedObjects()) {
+            assertThat(storage.threadByKey.get(stored.key())).isSameAs(caller);
+        }
+        assertThat(storage.maxInFlight).hasValue(1);
+        assertThat(first.join().allStored()).isTrue();
+    }
+}

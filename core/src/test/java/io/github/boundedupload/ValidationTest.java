@@ -1,0 +1,161 @@
+package io.github.boundedupload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.boundedupload.InvalidAttachmentException.Problem;
+import io.github.boundedupload.fakes.FakeStorage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Bad input gets a clear error naming the attachment, before any upload starts: nothing is half-done. */
+class ValidationTest {
+
+    private final FakeStorage storage = new FakeStorage();
+    private final ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+            UploaderConfig.builder().maxAttachmentSize(1_000).maxAttachmentsPerBatch(5).maxQueuedUploads(5)
+                    .keyStrategy(KeyStrategy.fileName("files")).build());
+
+    @AfterEach
+    void nothingWasStarted() {
+        uploader.close();
+        assertThat(storage.started).isEmpty();
+        assertThat(storage.objects).isEmpty();
+    }
+
+    private InvalidAttachmentException refused(List<Attachment> batch) {
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> uploader.uploadAll(batch));
+        assertThat(thrown).isInstanceOf(InvalidAttachmentException.class);
+        return (InvalidAttachmentException) thrown;
+    }
+
+    private static Attachment good(String name) {
+        return Attachment.of(name, new byte[10]);
+    }
+
+    @Test
+    void aNullBatchIsRefused() {
+        assertThatThrownBy(() -> uploader.uploadAll(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("attachments");
+        assertThat(uploader.uploadAllAsync(null)).isCompletedExceptionally();
+    }
+
+    @Test
+    void anEmptyBatchGivesAnEmptyResult() {
+        assertThat(uploader.uploadAll(List.of()).results()).isEmpty();
+        assertThat(uploader.uploadAllAsync(List.of()).join().results()).isEmpty();
+    }
+
+    @Test
+    void aNullAttachmentIsNamedByItsPosition() {
+        InvalidAttachmentException e = refused(Arrays.asList(good("a.txt"), null, good("b.txt")));
+
+        assertThat(e).hasMessage("invalid attachment: #1: the attachment is null");
+        assertThat(e.problems()).extracting(Problem::index).containsExactly(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "../etc/passwd", "a/b.png", "a\\b.png", "..", ".", "report..pdf",
+            "nul\u0000.png", "line\nbreak.txt", "invoice\u202Efdp.exe", "tab\t.txt"})
+    void aDangerousOrBlankFileNameIsRefused(String name) {
+        InvalidAttachmentException e = refused(List.of(good("fine.txt"), good(name)));
+
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.index()).isEqualTo(1);
+            assertThat(p.reason()).startsWith("the file name ");
+        });
+        assertThat(e.getMessage()).doesNotContain("\n", "\u0000", "\u202E", "\t");
+    }
+
+    @Test
+    void theMessageNamesEveryOffendingAttachmentWithItsReason() {
+        InvalidAttachmentException e = refused(List.of(good("ok.txt"), good("a/b.png"),
+                Attachment.of("big.bin", new byte[1_001]), good("ok2.txt")));
+
+        assertThat(e).hasMessage("2 invalid attachments: #1 'a/b.png': the file name contains '/'; "
+                + "#2 'big.bin': it is 1001 bytes, more than the maximum of 1000 (maxAttachmentSize)");
+    }
+
+    @Test
+    void tooManyAttachmentsAreRefused() {
+        List<Attachment> batch = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            batch.add(good("f" + i + ".txt"));
+        }
+        assertThat(refused(batch)).hasMessage(
+                "invalid attachment: the batch has 6 attachments, more than the maximum of 5 (maxAttachmentsPerBatch)");
+    }
+
+    @Test
+    void duplicateKeysAreRefused() {
+        InvalidAttachmentException e = refused(List.of(good("same.png"), good("other.png"), good("same.png")));
+
+        assertThat(e).hasMessage("invalid attachment: #2 'same.png': its key 'files/same.png' is also the key of #0");
+    }
+
+    @Test
+    void explicitKeysAreCheckedToo() {
+        InvalidAttachmentException e = refused(List.of(
+                good("a.txt").toBuilder().key("../../etc/passwd").build(),
+                good("b.txt").toBuilder().key("/abs/key").build(),
+                good("c.txt").toBuilder().key("a//b").build(),
+                good("d.txt").toBuilder().key("x".repeat(1025)).build()));
+
+        assertThat(e.problems()).extracting(Problem::reason).containsExactly(
+                "the key has a '..' segment", "the key starts with '/'", "the key has an empty segment",
+                "the key is longer than 1024 bytes");
+    }
+
+    @Test
+    void aFileThatDoesNotExistIsRefusedWithoutRevealingThePath(@TempDir Path dir) {
+        Path missing = dir.resolve("secret-server-path").resolve("photo.png");
+
+        InvalidAttachmentException e = refused(List.of(Attachment.of(missing)));
+
+        assertThat(e).hasMessage("invalid attachment: #0 'photo.png': its file does not exist or cannot be read");
+    }
+
+    @Test
+    void aFileLargerThanTheMaximumIsRefusedBeforeReadingIt(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("large.bin"), new byte[2_000]);
+
+        assertThat(refused(List.of(Attachment.of(file)))).hasMessageContaining(
+                "#0 'large.bin': it is 2000 bytes, more than the maximum of 1000");
+    }
+
+    @Test
+    void invalidMetadataIsRefused() {
+        InvalidAttachmentException e = refused(List.of(
+                good("a.txt").toBuilder().metadata("has space", "v").build(),
+                good("b.txt").toBuilder().metadata("ok", "line\nbreak").build(),
+                good("c.txt").toBuilder().metadata("Owner", "a").metadata("owner", "b").build(),
+                good("d.txt").toBuilder().metadata("big", "x".repeat(3_000)).build()));
+
+        assertThat(e.problems()).extracting(Problem::reason).containsExactly(
+                "metadata name 'has space' is not letters, digits, '-' and '_'",
+                "metadata 'ok' has a control character in its value",
+                "metadata name 'owner' appears twice (names ignore case)",
+                "its metadata is 3003 bytes, more than 2048");
+    }
+
+    @Test
+    void aKeyStrategyThatFailsIsReportedForItsAttachment() {
+        ConcurrentAttachmentUploader failing = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().keyStrategy(a -> {
+                    throw new IllegalStateException("no tenant");
+                }).build());
+        try (failing) {
+            assertThatThrownBy(() -> failing.uploadAll(List.of(good("a.txt"))))
+                    .hasMessage("invalid attachment: #0 'a.txt': the key strategy failed: IllegalStateException:"
+                            + " no tenant");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.github.boundedupload.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.ExecutorType;
+import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.RejectionPolicy;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.fakes.Batches;
+import io.github.boundedupload.fakes.FakeStorage;
+import io.github.boundedupload.fakes.Gate;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class MicrometerUploadListenerTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final FakeStorage storage = new FakeStorage();
+
+    private ConcurrentAttachmentUploader uploader(UploaderConfig.Builder config) {
+        return ConcurrentAttachmentUploader.create(storage,
+                config.name("metered").listener(new MicrometerUploadListener(registry)).build());
+    }
+
+    @Test
+    void uploadsBatchesAndBytesAreTimedAndCounted() {
+        storage.behaviour = request -> {
+            if (request.fileName().equals("m-2.txt")) {
+                throw new IOException("refused");
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder()
+                .failurePolicy(FailurePolicy.COLLECT))) {
+            BatchResult result = uploader.uploadAll(Batches.of("m", 4, 100));
+            assertThat(result.storedObjects()).hasSize(3);
+
+            assertThat(registry.get("bounded.upload").tags("uploader", "metered", "outcome", "success",
+                    "exception", "none").timer().count()).isEqualTo(3);
+            assertThat(registry.get("bounded.upload").tags("outcome", "failure", "exception", "IOException")
+                    .timer().count()).isEqualTo(1);
+            assertThat(registry.get("bounded.upload.queued").tag("uploader", "metered").timer().count())
+                    .isEqualTo(4);
+            assertThat(registry.get("bounded.upload.batch").tags("uploader", "metered", "outcome", "partial")
+                    .timer().count()).isEqualTo(1);
+            assertThat(registry.get("bounded.upload.bytes").counter().count()).isEqualTo(300);
+            assertThat(registry.get("bounded.upload.bytes").counter().getId().getBaseUnit()).isEqualTo("bytes");
+        }
+    }
+
+    @Test
+    void gaugesFollowTheUploaderAndTheExecutorIsMonitored() {
+        Gate gate = new Gate();
+        storage.behaviour = request -> gate.pass();
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder()
+                .executorType(ExecutorType.PLATFORM) // a thread pool has pool metrics; virtual threads have none
+                .maxConcurrentUploads(2).maxConcurrentUploadsPerBatch(2))) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("g", 5, 10));
+            await().until(() -> storage.inFlight.get() == 2);
+
+            assertThat(registry.get("bounded.upload.active").gauge().value()).isEqualTo(2);
+            assertThat(registry.get("bounded.upload.pending").gauge().value()).isEqualTo(3);
+            assertThat(registry.get("bounded.upload.bytes.active").gauge().value()).isEqualTo(20);
+            assertThat(registry.get("bounded.upload.batches.active").gauge().value()).isEqualTo(1);
+            assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge())
+                    .isNotNull();
+            gate.open();
+            batch.join();
+            assertThat(registry.get("bounded.upload.active").gauge().value()).isZero();
+        }
+        assertThat(registry.find("bounded.upload.active").gauge()).isNull();
+    }
+
+    @Test
+    void rejectedUploadsAreCounted() {
+        Gate gate = new Gate();
+        storage.behaviour = request -> gate.pass();
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder()
+                .maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1).maxQueuedUploads(3)
+                .maxAttachmentsPerBatch(3).rejectionPolicy(RejectionPolicy.ABORT))) {
+            CompletableFuture<BatchResult> first = uploader.uploadAllAsync(Batches.of("a", 3));
+            await().until(() -> storage.inFlight.get() == 1);
+            assertThat(uploader.uploadAllAsync(Batches.of("b", 2))).isCompletedExceptionally();
+
+            assertThat(registry.get("bounded.upload.rejected").counter().count()).isEqualTo(2);
+            gate.open();
+            first.join();
+        }
+    }
+
+    @Test
+    void everyMeterHasADescription() {
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder())) {
+            uploader.uploadAll(Batches.of("d", 1));
+            assertThat(registry.getMeters()).filteredOn(m -> m.getId().getName().startsWith("bounded.upload"))
+                    .isNotEmpty()
+                    .extracting(Meter::getId).allSatisfy(id -> assertThat(id.getDescription()).isNotBlank());
+        }
+    }
+}
