@@ -45,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -165,37 +166,27 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private Batch submit(List<Attachment> attachments) {
         ContextPropagator.Captured context = config.contextPropagator().capture();
         long submitted = System.nanoTime();
-        BatchCheck checked;
-        lock.lock();
-        try {
-            if (closed) {
-                throw new UploaderClosedException(name, "it takes no new batch");
-            }
-        } finally {
-            lock.unlock();
-        }
-        checked = BatchCheck.of(attachments, config);
+        BatchCheck checked = BatchCheck.of(attachments, config);
         int size = checked.attachments.size();
         BatchEvent event = new BatchEvent(name, batchIds.incrementAndGet(), size);
         Effects effects = new Effects();
-        Batch batch;
+        Batch batch = null;
         UploaderSaturatedException rejected = null;
         lock.lock();
         try {
             boolean callerRuns = false;
-            if (!fits(size)) {
+            if (!closed && !fits(size)) {
                 RejectionPolicy policy = config.rejectionPolicy();
-                if (policy == RejectionPolicy.CALLER_RUNS) {
-                    callerRuns = true;
-                } else if (policy == RejectionPolicy.ABORT || !awaitSpace(size, submitted)) {
+                callerRuns = policy == RejectionPolicy.CALLER_RUNS;
+                if (!callerRuns && (policy == RejectionPolicy.ABORT || !awaitSpace(size, submitted))) {
                     rejected = new UploaderSaturatedException(name, size, queued, config.maxQueuedUploads(), policy);
                 }
             }
             if (closed) {
                 throw new UploaderClosedException(name, "it takes no new batch");
             }
-            batch = rejected == null ? new Batch(event, checked, context, submitted, callerRuns) : null;
-            if (batch != null) {
+            if (rejected == null) {
+                batch = new Batch(event, checked, context, submitted, callerRuns);
                 admit(batch, effects);
             }
         } finally {
@@ -221,14 +212,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private boolean awaitSpace(int size, long submitted) {
         long deadline = submitted + Math.min(config.blockTimeout().toNanos(), config.batchTimeout().toNanos());
         try {
-            while (!fits(size) && !closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                changed.awaitNanos(left);
-            }
-            return true;
+            return awaitLocked(() -> fits(size) || closed, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UploadException("interrupted while waiting for queue space; nothing was started", e);
@@ -457,17 +441,9 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     }
 
     private boolean awaitNoBatches(long nanos) {
-        long deadline = System.nanoTime() + nanos;
         lock.lock();
         try {
-            while (!batches.isEmpty()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                changed.awaitNanos(left);
-            }
-            return true;
+            return awaitLocked(batches::isEmpty, System.nanoTime() + nanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return batches.isEmpty();
@@ -477,6 +453,18 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
+
+    /** Under the lock: waits until the condition holds or the deadline passes; whether it holds. */
+    private boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
+        while (!condition.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            changed.awaitNanos(left);
+        }
+        return true;
+    }
 
     /** Runs with the batch's context; a failing propagator costs the context, never the action. */
     private static void inContext(ContextPropagator.Captured context, Runnable action) {
