@@ -87,6 +87,39 @@ class FailurePolicyTest {
     }
 
     @Test
+    void anUploadThatSucceedsAfterTheBatchFailedIsDeletedToo() {
+        java.util.concurrent.CountDownLatch failed = new java.util.concurrent.CountDownLatch(1);
+        storage.behaviour = request -> {
+            if (request.fileName().equals("late.txt")) {
+                // Ignores the interrupt, like a storage client in the middle of a request, and then succeeds.
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        failed.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                assertThat(interrupted).isTrue();
+            } else {
+                failed.countDown();
+                throw new IOException("refused");
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.ALL_OR_NOTHING)) {
+            List<Attachment> batch = List.of(Attachment.of("late.txt", new byte[1]), Attachment.of("bad.txt",
+                    new byte[1]));
+
+            assertThatThrownBy(() -> uploader.uploadAll(batch))
+                    .isInstanceOfSatisfying(BatchFailedException.class, e -> assertThat(e.result().results())
+                            .extracting(UploadResult::status).containsExactly(Status.DELETED, Status.FAILED));
+            assertThat(storage.objects).isEmpty();
+            assertThat(storage.deleted).hasSize(1);
+        }
+    }
+
+    @Test
     void collectGivesEveryAttachmentItsOwnOutcome() {
         failOn("c-3.txt", "c-7.txt");
         try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.COLLECT)) {
