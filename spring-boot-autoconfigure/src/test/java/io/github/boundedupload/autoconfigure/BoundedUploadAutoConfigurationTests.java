@@ -47,8 +47,7 @@ class BoundedUploadAutoConfigurationTests {
     Path root;
 
     private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
-                .withPropertyValues("bounded-upload.local.root=" + root);
+        return TestSupport.runner(root);
     }
 
     @AfterEach

@@ -21,8 +21,7 @@ class BoundedUploadHealthAutoConfigurationTests {
     Path root;
 
     private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
-                .withPropertyValues("bounded-upload.local.root=" + root);
+        return TestSupport.runner(root);
     }
 
     @Test

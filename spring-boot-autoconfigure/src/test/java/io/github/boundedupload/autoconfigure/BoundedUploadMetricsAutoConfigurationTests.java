@@ -20,8 +20,7 @@ class BoundedUploadMetricsAutoConfigurationTests {
     Path root;
 
     private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
-                .withPropertyValues("bounded-upload.local.root=" + root);
+        return TestSupport.runner(root);
     }
 
     @Test

@@ -25,8 +25,7 @@ class BoundedUploadPropertiesValidationTests {
     Path root;
 
     private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
-                .withPropertyValues("bounded-upload.local.root=" + root);
+        return TestSupport.runner(root);
     }
 
     private void assertFailure(String property, String... expected) {

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -36,6 +37,12 @@ final class TestSupport {
             "org.springframework.boot.actuate.health" };
 
     private TestSupport() {
+    }
+
+    /** Our auto-configurations, storing under a test's own directory. */
+    static ApplicationContextRunner runner(Path root) {
+        return new ApplicationContextRunner().withConfiguration(boundedUpload())
+                .withPropertyValues("bounded-upload.local.root=" + root);
     }
 
     static AutoConfigurations boundedUpload() {
