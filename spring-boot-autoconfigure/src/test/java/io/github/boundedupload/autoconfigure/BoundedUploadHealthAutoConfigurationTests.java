@@ -47,6 +47,14 @@ class BoundedUploadHealthAutoConfigurationTests {
     }
 
     @Test
+    void actuatorShowsItAsBoundedUpload() {
+        runner().withConfiguration(TestSupport.springBootHealth())
+                .withPropertyValues("management.endpoints.web.exposure.include=health")
+                .run(context -> assertThat(TestSupport.registeredContributor(context, "boundedUpload"))
+                        .isSameAs(context.getBean(INDICATOR)));
+    }
+
+    @Test
     void downWhenTheUploaderIsClosed() {
         runner().run(context -> {
             context.getBean(ConcurrentAttachmentUploader.class).close();

@@ -21,11 +21,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The configuration metadata that the build generates from {@link BoundedUploadProperties} is complete and true, and
  * {@code docs/spring-boot-properties.md} is made from it. When the properties change, regenerate the page with
- * {@code ./mvnw -pl spring-boot-autoconfigure -am test -Dtest=PropertiesDocumentationTests -Dsurefire.failIfNoSpecifiedTests=false -Dbounded-upload.docs.write=true}.
+ * <pre>
+ * ./mvnw -pl spring-boot-autoconfigure -am test -Dtest=PropertiesDocumentationTests \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dbounded-upload.docs.write=true
+ * </pre>
  */
 class PropertiesDocumentationTests {
 
     private static final String PAGE = "spring-boot-properties.md";
+    private static final String STALE = "docs/" + PAGE + " is stale; regenerate it with ./mvnw -pl spring-boot-autoconfigure"
+            + " -am test -Dtest=PropertiesDocumentationTests -Dsurefire.failIfNoSpecifiedTests=false"
+            + " -Dbounded-upload.docs.write=true";
 
     @Test
     void everyPropertyHasADescription() throws IOException {
@@ -61,18 +67,17 @@ class PropertiesDocumentationTests {
         if (Boolean.getBoolean("bounded-upload.docs.write")) {
             Files.writeString(file, expected);
         }
-        assertThat(file).as("docs/%s is stale; regenerate it as the Javadoc of %s says", PAGE,
-                getClass().getSimpleName()).exists();
-        assertThat(Files.readString(file)).as("docs/%s is stale; regenerate it as the Javadoc of %s says", PAGE,
-                getClass().getSimpleName()).isEqualTo(expected);
+        assertThat(file).as(STALE).exists();
+        assertThat(Files.readString(file)).as(STALE).isEqualTo(expected);
     }
 
     static String page(List<Map<String, Object>> properties) {
         StringBuilder page = new StringBuilder()
-                .append("<!-- Generated from META-INF/spring-configuration-metadata.json by PropertiesDocumentationTests"
-                        + " (spring-boot-autoconfigure); do not edit. -->\n")
+                .append("<!-- Generated from META-INF/spring-configuration-metadata.json by")
+                .append(" PropertiesDocumentationTests (spring-boot-autoconfigure); do not edit. -->\n")
                 .append("# Spring Boot properties\n\n")
-                .append("Every property of the `bounded-upload` Spring Boot starter, with its default. Sizes take `B`, ")
+                .append("Every property of the `bounded-upload` Spring Boot starter, with its default. ")
+                .append("Sizes take `B`, ")
                 .append("`KB`, `MB`, `GB` (powers of 1024); durations take `ms`, `s`, `m`, `h`, `d`. ")
                 .append("Enum values are case-insensitive (`caller-runs` or `CALLER_RUNS`).\n\n")
                 .append("| Property | Default | Description |\n")

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.context.ApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.util.ClassUtils;
 
@@ -58,6 +59,33 @@ final class TestSupport {
                 "export.simple.SimpleMetricsExportAutoConfiguration")
                 .map(name -> ClassUtils.resolveClassName(base + name, TestSupport.class.getClassLoader()))
                 .toArray(Class<?>[]::new));
+    }
+
+    /** Spring Boot's health auto-configuration, which collects indicators into the registry the endpoint reads. */
+    static AutoConfigurations springBootHealth() {
+        String boot4 = "org.springframework.boot.health.autoconfigure.";
+        String boot3 = "org.springframework.boot.actuate.autoconfigure.";
+        return AutoConfigurations.of(Stream.of(BOOT_4
+                ? new String[] { boot4 + "contributor.HealthContributorAutoConfiguration",
+                        boot4 + "registry.HealthContributorRegistryAutoConfiguration" }
+                : new String[] { boot3 + "health.HealthContributorAutoConfiguration",
+                        boot3 + "endpoint.EndpointAutoConfiguration",
+                        boot3 + "health.HealthEndpointAutoConfiguration" })
+                .map(name -> ClassUtils.resolveClassName(name, TestSupport.class.getClassLoader()))
+                .toArray(Class<?>[]::new));
+    }
+
+    /** The contributor Spring Boot's health registry holds under a name (what /actuator/health shows). */
+    static @Nullable Object registeredContributor(ApplicationContext context, String name) {
+        Class<?> registryType = ClassUtils.resolveClassName(BOOT_4
+                ? "org.springframework.boot.health.registry.HealthContributorRegistry"
+                : "org.springframework.boot.actuate.health.HealthContributorRegistry", null);
+        Object registry = context.getBean(registryType);
+        try {
+            return registryType.getMethod("getContributor", String.class).invoke(registry, name);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
     }
 
     static String healthIndicatorType() {
