@@ -15,6 +15,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** Invalid values stop the application at start-up, and the message names the property and what it allows. */
@@ -111,9 +112,31 @@ class BoundedUploadPropertiesValidationTests {
                 .contains("The following values are valid:").contains("ALL_OR_NOTHING").contains("COLLECT");
     }
 
+    /** Our failure analyzer is registered, so a customizer's mistake gets a description and an action too. */
+    @Test
+    void theStartUpReportExplainsACustomizersMistake(CapturedOutput output) {
+        assertThatThrownBy(() -> start(BrokenCustomizer.class)).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("The bounded-upload configuration is invalid after the UploaderConfigCustomizer beans were"
+                        + " applied: maxAttachmentsPerBatch must be at least 1, was 0")
+                .contains("Change the UploaderConfigCustomizer bean that sets this value.");
+    }
+
     private void start(String... args) {
-        new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+        start(App.class, args);
+    }
+
+    private void start(Class<?> source, String... args) {
+        new SpringApplicationBuilder(App.class, source).web(WebApplicationType.NONE)
                 .properties("bounded-upload.local.root=" + root, "spring.main.banner-mode=off").run(args).close();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BrokenCustomizer {
+        @Bean
+        UploaderConfigCustomizer broken() {
+            return builder -> builder.maxAttachmentsPerBatch(0);
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
