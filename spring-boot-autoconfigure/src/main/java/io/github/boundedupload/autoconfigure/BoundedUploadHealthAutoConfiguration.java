@@ -1,0 +1,28 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Contributes a {@code boundedUpload} health indicator when Actuator's health support is on the class path (Spring
+ * Boot 4's {@code spring-boot-health}, or Spring Boot 3's {@code spring-boot-actuator}): DOWN when the uploader is
+ * closed or its local storage directory cannot be written to; its load and limits as details.
+ * {@code bounded-upload.health.enabled=false} turns it off.
+ */
+@AutoConfiguration(after = BoundedUploadAutoConfiguration.class)
+@ConditionalOnClass(ConcurrentAttachmentUploader.class)
+@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@ConditionalOnSingleCandidate(ConcurrentAttachmentUploader.class)
+@Import({ SpringBoot4HealthConfiguration.class, SpringBoot3HealthConfiguration.class })
+public final class BoundedUploadHealthAutoConfiguration {
+
+    /** The bean name of the health indicator; Actuator shows it as {@code boundedUpload}. */
+    static final String INDICATOR_BEAN_NAME = "boundedUploadHealthIndicator";
+
+    BoundedUploadHealthAutoConfiguration() {
+    }
+}

@@ -1,0 +1,51 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.micrometer.MicrometerUploadListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Publishes the auto-configured uploader's meters ({@code bounded.upload.*}, and {@code executor.*} for its own thread
+ * pool) to the application's {@link MeterRegistry}, through a {@link MicrometerUploadListener} bean that the uploader
+ * picks up like any other {@code UploadListener} bean. Needs Micrometer and a {@code MeterRegistry} bean (Spring
+ * Boot's metrics auto-configuration provides one with Actuator); {@code bounded-upload.metrics.enabled=false} turns
+ * it off.
+ */
+@AutoConfiguration(before = BoundedUploadAutoConfiguration.class, afterName = {
+        // Spring Boot 4
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        // Spring Boot 3
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass({ ConcurrentAttachmentUploader.class, MeterRegistry.class })
+@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@Import(BoundedUploadMetricsAutoConfiguration.MetricsListenerConfiguration.class)
+public final class BoundedUploadMetricsAutoConfiguration {
+
+    BoundedUploadMetricsAutoConfiguration() {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(MeterRegistry.class)
+    @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "enabled",
+            matchIfMissing = true)
+    static class MetricsListenerConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        MicrometerUploadListener boundedUploadMetricsListener(MeterRegistry registry) {
+            return new MicrometerUploadListener(registry);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.spi.FileUploader;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The health indicator for Spring Boot 3 ({@code org.springframework.boot.actuate.health}), twin of
+ * {@link SpringBoot4HealthConfiguration}: the two APIs share no type. Delete it when Spring Boot 3 support ends.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".health", name = "enabled", matchIfMissing = true)
+class SpringBoot3HealthConfiguration {
+
+    @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
+    @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
+    HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
+            ObjectProvider<FileUploader> storage) {
+        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique());
+        return () -> {
+            UploaderHealth.Report report = health.check();
+            return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();
+        };
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.spi.FileUploader;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The health indicator for Spring Boot 4 ({@code org.springframework.boot.health.contributor}). */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".health", name = "enabled", matchIfMissing = true)
+class SpringBoot4HealthConfiguration {
+
+    @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
+    @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
+    HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
+            ObjectProvider<FileUploader> storage) {
+        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique());
+        return () -> {
+            UploaderHealth.Report report = health.check();
+            return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();
+        };
+    }
+}

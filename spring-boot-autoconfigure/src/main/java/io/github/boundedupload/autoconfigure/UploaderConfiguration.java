@@ -1,0 +1,111 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.ExecutorType;
+import io.github.boundedupload.KeyStrategy;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadListener;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/** The uploader, its configuration, and the parts of the configuration that are beans of their own. */
+@Configuration(proxyBeanMethods = false)
+class UploaderConfiguration {
+
+    private static final int FIRST_RELEASE_WITH_VIRTUAL_THREADS = 21;
+
+    @Bean
+    @ConditionalOnMissingBean
+    ContextPropagator boundedUploadContextPropagator(BoundedUploadProperties properties) {
+        return properties.getMdc().isEnabled() ? ContextPropagator.mdc() : ContextPropagator.none();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KeyStrategy boundedUploadKeyStrategy(BoundedUploadProperties properties) {
+        return KeyStrategy.datedUuid(properties.getKeyPrefix());
+    }
+
+    /**
+     * Properties first, then the beans that stand for parts of the configuration, then the customizers in order:
+     * whatever comes later wins.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    UploaderConfig boundedUploadConfig(BoundedUploadProperties properties, Environment environment,
+            ContextPropagator contextPropagator, KeyStrategy keyStrategy,
+            @Qualifier(BoundedUploadAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor,
+            ObjectProvider<UploadListener> listeners, ObjectProvider<UploaderConfigCustomizer> customizers) {
+        UploaderConfig.Builder builder = properties.applyTo(UploaderConfig.builder())
+                .executorType(executorType(properties, environment))
+                .executor(executor.getIfAvailable())
+                .contextPropagator(contextPropagator)
+                .keyStrategy(keyStrategy);
+        listeners.orderedStream().forEach(builder::listener);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            // The properties were checked when they were bound, so a customizer set this value.
+            throw new UploaderSetupException("The bounded-upload configuration is invalid after the "
+                    + "UploaderConfigCustomizer beans were applied: " + e.getMessage(),
+                    "Change the UploaderConfigCustomizer bean that sets this value.", e);
+        }
+    }
+
+    /** An explicit {@code bounded-upload.executor.type} wins over {@code spring.threads.virtual.enabled}. */
+    static ExecutorType executorType(BoundedUploadProperties properties, Environment environment) {
+        ExecutorType type = properties.getExecutor().getType();
+        if (type != null) {
+            return type;
+        }
+        boolean virtual = environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false)
+                && Runtime.version().feature() >= FIRST_RELEASE_WITH_VIRTUAL_THREADS;
+        return virtual ? ExecutorType.VIRTUAL : UploaderConfig.DEFAULT_EXECUTOR_TYPE;
+    }
+
+    /**
+     * Closed when the context closes, after every bean that depends on it (web controllers, services) is gone and
+     * after the web server's graceful shutdown: running batches get the shutdown grace period, then the uploader's
+     * own threads stop.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    ConcurrentAttachmentUploader boundedUploader(UploaderConfig config, ObjectProvider<FileUploader> fileUploader,
+            ObjectProvider<AsyncFileUploader> asyncFileUploader) {
+        FileUploader blocking = fileUploader.getIfUnique();
+        AsyncFileUploader async = asyncFileUploader.getIfUnique();
+        try {
+            if (async != null && (blocking == null || blocking == async)) {
+                return ConcurrentAttachmentUploader.create(async, config);
+            }
+            if (blocking != null && async == null) {
+                return ConcurrentAttachmentUploader.create(blocking, config);
+            }
+        } catch (IllegalArgumentException e) {
+            // The core checks the executor type against the running JVM only when it creates the threads.
+            throw new UploaderSetupException("The bounded-upload uploader cannot be created: " + e.getMessage(),
+                    "Choose an executor type this JVM supports (bounded-upload.executor.type, or the "
+                            + "UploaderConfigCustomizer that sets it).", e);
+        }
+        throw new UploaderSetupException("The bounded-upload uploader needs exactly one storage, and found "
+                + describe(blocking, fileUploader, "FileUploader") + " and "
+                + describe(async, asyncFileUploader, "AsyncFileUploader") + ".",
+                "Define a single FileUploader or AsyncFileUploader bean (or mark one @Primary), or define the "
+                        + "ConcurrentAttachmentUploader bean yourself.");
+    }
+
+    private static String describe(@Nullable Object unique, ObjectProvider<?> provider, String type) {
+        long count = unique != null ? 1 : provider.stream().count();
+        return count + " " + type + " bean" + (count == 1 ? "" : "s");
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.UploaderStats;
+import io.github.boundedupload.local.LocalFileUploader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The health of an uploader, independent of the Actuator API (which differs between Spring Boot 3 and 4).
+ *
+ * <p>DOWN when the uploader is closed or its local storage directory cannot be written to. A saturated uploader
+ * (its queue full) is still UP, with {@code saturated: true}: saturation is load that the rejection policy handles,
+ * and a health check that failed under load would make a platform restart or drain instances exactly when they are
+ * busiest.
+ */
+final class UploaderHealth {
+
+    private final ConcurrentAttachmentUploader uploader;
+    private final @Nullable Path localRoot;
+
+    /**
+     * @param uploader the uploader
+     * @param storage the application's single storage bean, if any: a {@link LocalFileUploader} gets its directory
+     *        checked (the uploader does not reveal its storage, so the bean is the best evidence there is)
+     */
+    UploaderHealth(ConcurrentAttachmentUploader uploader, @Nullable Object storage) {
+        this.uploader = uploader;
+        this.localRoot = storage instanceof LocalFileUploader ? ((LocalFileUploader) storage).root() : null;
+    }
+
+    /** The outcome of one check. */
+    record Report(boolean up, Map<String, Object> details) {
+    }
+
+    Report check() {
+        UploaderStats stats = uploader.stats();
+        UploaderConfig config = uploader.config();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("name", uploader.name());
+        details.put("closed", stats.closed());
+        details.put("inFlightUploads", stats.inFlightUploads());
+        details.put("maxConcurrentUploads", config.maxConcurrentUploads());
+        details.put("queuedUploads", stats.queuedUploads());
+        details.put("maxQueuedUploads", config.maxQueuedUploads());
+        details.put("bytesInFlight", stats.bytesInFlight());
+        details.put("maxBytesInFlight", config.maxBytesInFlight());
+        details.put("activeBatches", stats.activeBatches());
+        details.put("saturated", stats.queuedUploads() >= config.maxQueuedUploads());
+        boolean up = !stats.closed();
+        if (localRoot != null) {
+            details.put("storage", localRoot.toString());
+            try {
+                Files.delete(Files.createTempFile(localRoot, ".health-", ".tmp"));
+            } catch (IOException | RuntimeException e) {
+                details.put("error", "cannot write to the storage directory: " + e);
+                up = false;
+            }
+        }
+        return new Report(up, details);
+    }
+}

@@ -1,0 +1,14 @@
+/**
+ * Spring Boot auto-configuration of a {@link io.github.boundedupload.ConcurrentAttachmentUploader}.
+ *
+ * <p>{@link io.github.boundedupload.autoconfigure.BoundedUploadAutoConfiguration} creates the uploader from
+ * {@link io.github.boundedupload.autoconfigure.BoundedUploadProperties} ({@code bounded-upload.*}) and the
+ * application's {@link io.github.boundedupload.autoconfigure.UploaderConfigCustomizer} beans;
+ * {@link io.github.boundedupload.autoconfigure.BoundedUploadMetricsAutoConfiguration} publishes its meters and
+ * {@link io.github.boundedupload.autoconfigure.BoundedUploadHealthAutoConfiguration} its health. Everything else here
+ * is package-private.
+ */
+@NullMarked
+package io.github.boundedupload.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,110 @@
+package io.github.boundedupload.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.ClassUtils;
+
+class BoundedUploadHealthAutoConfigurationTests {
+
+    private static final String INDICATOR = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME;
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner() {
+        return TestSupport.runner(root);
+    }
+
+    @Test
+    void upWithLoadAndLimitsAsDetails() {
+        runner().run(context -> {
+            Object indicator = context.getBean(INDICATOR);
+            assertThat(indicator).isInstanceOf(ClassUtils.resolveClassName(TestSupport.healthIndicatorType(), null));
+            HealthView health = TestSupport.health(indicator);
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("name", "default").containsEntry("closed", false)
+                    .containsEntry("inFlightUploads", 0)
+                    .containsEntry("maxConcurrentUploads", UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS)
+                    .containsEntry("queuedUploads", 0)
+                    .containsEntry("maxQueuedUploads", UploaderConfig.DEFAULT_MAX_QUEUED_UPLOADS)
+                    .containsEntry("bytesInFlight", 0L)
+                    .containsEntry("maxBytesInFlight", UploaderConfig.DEFAULT_MAX_BYTES_IN_FLIGHT)
+                    .containsEntry("activeBatches", 0).containsEntry("saturated", false)
+                    .containsEntry("storage", root.toRealPath().toString()).doesNotContainKey("error");
+            try (var files = Files.list(root)) {
+                assertThat(files).as("the write probe leaves nothing behind").isEmpty();
+            }
+        });
+    }
+
+    @Test
+    void actuatorShowsItAsBoundedUpload() {
+        runner().withConfiguration(TestSupport.springBootHealth())
+                .withPropertyValues("management.endpoints.web.exposure.include=health")
+                .run(context -> assertThat(TestSupport.registeredContributor(context, "boundedUpload"))
+                        .isSameAs(context.getBean(INDICATOR)));
+    }
+
+    @Test
+    void downWhenTheUploaderIsClosed() {
+        runner().run(context -> {
+            context.getBean(ConcurrentAttachmentUploader.class).close();
+            HealthView health = TestSupport.health(context.getBean(INDICATOR));
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("closed", true);
+        });
+    }
+
+    @Test
+    void downWhenTheStorageDirectoryCannotBeWritten() {
+        runner().run(context -> {
+            Path real = root.toRealPath();
+            Files.delete(real);
+            Files.writeString(real, "a file where the directory was");
+            HealthView health = TestSupport.health(context.getBean(INDICATOR));
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("closed", false).containsKey("error");
+            assertThat((String) health.details().get("error")).startsWith("cannot write to the storage directory");
+        });
+    }
+
+    @Test
+    void noStorageCheckForAStorageThatIsNotLocal() {
+        runner().withBean(TestSupport.RecordingStorage.class, () -> new TestSupport.RecordingStorage(root))
+                .run(context -> {
+                    HealthView health = TestSupport.health(context.getBean(INDICATOR));
+                    assertThat(health.status()).isEqualTo("UP");
+                    assertThat(health.details()).doesNotContainKey("storage");
+                });
+    }
+
+    @Test
+    void disabledByProperty() {
+        runner().withPropertyValues("bounded-upload.health.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(INDICATOR)
+                        .hasSingleBean(ConcurrentAttachmentUploader.class));
+    }
+
+    @Test
+    void noIndicatorWithoutActuator() {
+        runner().withClassLoader(new FilteredClassLoader(TestSupport.HEALTH_PACKAGES))
+                .run(context -> assertThat(context).doesNotHaveBean(INDICATOR)
+                        .hasSingleBean(ConcurrentAttachmentUploader.class));
+    }
+
+    @Test
+    void anApplicationIndicatorOfTheSameNameReplacesOurs() {
+        Object own = new Object();
+        runner().withBean(INDICATOR, Object.class, () -> own)
+                .run(context -> assertThat(context.getBean(INDICATOR)).isSameAs(own));
+    }
+}

@@ -1,0 +1,96 @@
+package io.github.boundedupload.autoconfigure;
+
+import static io.github.boundedupload.autoconfigure.TestSupport.uploadOne;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.micrometer.MicrometerUploadListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class BoundedUploadMetricsAutoConfigurationTests {
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner() {
+        return TestSupport.runner(root);
+    }
+
+    @Test
+    void metersAppearAfterAnUpload() {
+        runner().withPropertyValues("bounded-upload.executor.type=platform")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    assertThat(context).hasSingleBean(MicrometerUploadListener.class);
+                    ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+                    assertThat(uploader.config().listeners())
+                            .containsExactly(context.getBean(MicrometerUploadListener.class));
+                    uploadOne(uploader);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get(MicrometerUploadListener.UPLOAD).tag("uploader", "default")
+                            .tag("outcome", "success").timer().count()).isEqualTo(1);
+                    assertThat(registry.get(MicrometerUploadListener.BATCH).tag("outcome", "success").timer()
+                            .count()).isEqualTo(1);
+                    assertThat(registry.get(MicrometerUploadListener.BYTES).counter().count()).isEqualTo(5);
+                    assertThat(registry.get(MicrometerUploadListener.ACTIVE).gauge().value()).isZero();
+                    assertThat(registry.get(MicrometerUploadListener.PENDING).gauge().value()).isZero();
+                    // The uploader's own pool is metered. (Not its completed count: a worker counts its task only
+                    // after the batch has already completed.)
+                    assertThat(registry.get("executor.pool.max").tag("name", "bounded-upload-default").gauge()
+                            .value()).isEqualTo(UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS);
+                });
+    }
+
+    @Test
+    void worksWithSpringBootsOwnMetricsAutoConfiguration() {
+        runner().withConfiguration(TestSupport.springBootMetrics()).run(context -> {
+            assertThat(context).hasSingleBean(MicrometerUploadListener.class);
+            uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+            assertThat(context.getBean(MeterRegistry.class).get(MicrometerUploadListener.UPLOAD).timer().count())
+                    .isEqualTo(1);
+        });
+    }
+
+    @Test
+    void noListenerWithoutAMeterRegistry() {
+        runner().run(context -> {
+            assertThat(context).doesNotHaveBean(MicrometerUploadListener.class);
+            assertThat(context.getBean(ConcurrentAttachmentUploader.class).config().listeners()).isEmpty();
+        });
+    }
+
+    @Test
+    void disabledByProperty() {
+        runner().withPropertyValues("bounded-upload.metrics.enabled=false").withBean(SimpleMeterRegistry.class)
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(MicrometerUploadListener.class);
+                    uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                    assertThat(context.getBean(MeterRegistry.class).find(MicrometerUploadListener.UPLOAD).timer())
+                            .isNull();
+                });
+    }
+
+    @Test
+    void anApplicationListenerReplacesOurs() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MicrometerUploadListener own = new MicrometerUploadListener(registry);
+        runner().withBean(SimpleMeterRegistry.class, () -> registry)
+                .withBean(MicrometerUploadListener.class, () -> own)
+                .run(context -> assertThat(context.getBean(ConcurrentAttachmentUploader.class).config().listeners())
+                        .containsExactly(own));
+    }
+
+    @Test
+    void withoutMicrometerTheUploaderStillWorks() {
+        runner().withClassLoader(new FilteredClassLoader("io.micrometer.core")).run(context -> {
+            assertThat(context).doesNotHaveBean(MicrometerUploadListener.class);
+            assertThat(uploadOne(context.getBean(ConcurrentAttachmentUploader.class)).allStored()).isTrue();
+        });
+    }
+}

@@ -1,0 +1,147 @@
+package io.github.boundedupload.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Invalid values stop the application at start-up, and the message names the property and what it allows. */
+@ExtendWith(OutputCaptureExtension.class)
+class BoundedUploadPropertiesValidationTests {
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner() {
+        return TestSupport.runner(root);
+    }
+
+    private void assertFailure(String property, String... expected) {
+        runner().withPropertyValues(property).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(TestSupport.messages(context.getStartupFailure())).contains(expected);
+        });
+    }
+
+    @Test
+    void negativeSize() {
+        assertFailure("bounded-upload.max-bytes-in-flight=-1B", "field 'maxBytesInFlight'",
+                "must be at least 1, was -1");
+    }
+
+    @Test
+    void zeroAttachmentSize() {
+        assertFailure("bounded-upload.max-attachment-size=0", "field 'maxAttachmentSize'", "must be at least 1");
+    }
+
+    @Test
+    void perBatchAboveTheOverallMaximum() {
+        assertFailure("bounded-upload.max-concurrent-uploads-per-batch=65", "field 'maxConcurrentUploadsPerBatch'",
+                "must be from 1 to bounded-upload.max-concurrent-uploads (64), was 65");
+    }
+
+    @Test
+    void queueSmallerThanABatch() {
+        assertFailure("bounded-upload.max-queued-uploads=999", "field 'maxQueuedUploads'",
+                "must be at least bounded-upload.max-attachments-per-batch (1000)");
+    }
+
+    @Test
+    void zeroTimeout() {
+        assertFailure("bounded-upload.upload-timeout=0s", "field 'uploadTimeout'", "must be a positive duration");
+    }
+
+    @Test
+    void negativeGracePeriod() {
+        assertFailure("bounded-upload.shutdown-grace-period=-1s", "field 'shutdownGracePeriod'",
+                "must be zero or more");
+    }
+
+    @Test
+    void invalidName() {
+        assertFailure("bounded-upload.name=no spaces", "field 'name'",
+                "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    }
+
+    @Test
+    void invalidKeyPrefix() {
+        assertFailure("bounded-upload.key-prefix=../up", "field 'keyPrefix'", "invalid key prefix '../up'");
+    }
+
+    @Test
+    void unknownEnumValue() {
+        assertFailure("bounded-upload.rejection-policy=drop", "bounded-upload.rejection-policy",
+                "RejectionPolicy");
+    }
+
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void virtualThreadsWhereTheJvmHasNone() {
+        assertFailure("bounded-upload.executor.type=virtual", "field 'executor.type'",
+                "must be one of AUTO, PLATFORM on Java", "VIRTUAL needs Java 21 or later");
+    }
+
+    /** What a user reads: Spring Boot's failure analysis names the property, its value and origin, and the rule. */
+    @Test
+    void theStartUpReportNamesThePropertyAndTheRule(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--bounded-upload.max-concurrent-uploads-per-batch=65")).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("Property: bounded-upload.maxConcurrentUploadsPerBatch")
+                .contains("Value: \"65\"")
+                .contains("Origin: \"bounded-upload.max-concurrent-uploads-per-batch\" from property source")
+                .contains("Reason: must be from 1 to bounded-upload.max-concurrent-uploads (64), was 65");
+    }
+
+    @Test
+    void theStartUpReportListsTheAllowedValuesOfAnEnum(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--bounded-upload.failure-policy=sometimes")).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("bounded-upload.failure-policy")
+                .contains("The following values are valid:").contains("ALL_OR_NOTHING").contains("COLLECT");
+    }
+
+    /** Our failure analyzer is registered, so a customizer's mistake gets a description and an action too. */
+    @Test
+    void theStartUpReportExplainsACustomizersMistake(CapturedOutput output) {
+        assertThatThrownBy(() -> start(BrokenCustomizer.class)).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("The bounded-upload configuration is invalid after the UploaderConfigCustomizer beans were"
+                        + " applied: maxAttachmentsPerBatch must be at least 1, was 0")
+                .contains("Change the UploaderConfigCustomizer bean that sets this value.");
+    }
+
+    private void start(String... args) {
+        start(App.class, args);
+    }
+
+    private void start(Class<?> source, String... args) {
+        new SpringApplicationBuilder(App.class, source).web(WebApplicationType.NONE)
+                .properties("bounded-upload.local.root=" + root, "spring.main.banner-mode=off").run(args).close();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BrokenCustomizer {
+        @Bean
+        UploaderConfigCustomizer broken() {
+            return builder -> builder.maxAttachmentsPerBatch(0);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ BoundedUploadAutoConfiguration.class, BoundedUploadMetricsAutoConfiguration.class,
+            BoundedUploadHealthAutoConfiguration.class })
+    static class App {
+    }
+}

@@ -1,0 +1,117 @@
+package io.github.boundedupload.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.util.ClassUtils;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The configuration metadata that the build generates from {@link BoundedUploadProperties} is complete and true, and
+ * {@code docs/spring-boot-properties.md} is made from it. When the properties change, regenerate the page with
+ * <pre>
+ * ./mvnw -pl spring-boot-autoconfigure -am test -Dtest=PropertiesDocumentationTests \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dbounded-upload.docs.write=true
+ * </pre>
+ */
+class PropertiesDocumentationTests {
+
+    private static final String PAGE = "spring-boot-properties.md";
+    private static final String STALE = "docs/" + PAGE + " is stale; regenerate it with ./mvnw -pl spring-boot-autoconfigure"
+            + " -am test -Dtest=PropertiesDocumentationTests -Dsurefire.failIfNoSpecifiedTests=false"
+            + " -Dbounded-upload.docs.write=true";
+
+    @Test
+    void everyPropertyHasADescription() throws IOException {
+        assertThat(properties()).isNotEmpty().allSatisfy(property -> assertThat((String) property.get("description"))
+                .as("description of %s", property.get("name")).isNotBlank().endsWith("."));
+    }
+
+    /**
+     * The defaults in additional-spring-configuration-metadata.json (the processor cannot read the core's constants)
+     * must be what the properties class really starts with.
+     */
+    @Test
+    void theDocumentedDefaultsAreTheRealOnes() throws IOException {
+        BeanWrapperImpl fresh = new BeanWrapperImpl(new BoundedUploadProperties());
+        for (Map<String, Object> property : properties()) {
+            String name = (String) property.get("name");
+            Object actual = fresh.getPropertyValue(path(name));
+            Object documented = property.get("defaultValue");
+            if (documented == null) {
+                assertThat(actual).as("%s has a default but documents none", name).isNull();
+            } else {
+                Class<?> type = ClassUtils.resolveClassName((String) property.get("type"), null);
+                assertThat(ApplicationConversionService.getSharedInstance().convert(documented, type))
+                        .as("documented default of %s", name).isEqualTo(actual);
+            }
+        }
+    }
+
+    @Test
+    void thePropertyPageIsMadeFromTheMetadata() throws IOException {
+        String expected = page(properties());
+        Path file = Path.of(System.getProperty("bounded-upload.docs.dir", "../docs")).resolve(PAGE);
+        if (Boolean.getBoolean("bounded-upload.docs.write")) {
+            Files.writeString(file, expected);
+        }
+        assertThat(file).as(STALE).exists();
+        assertThat(Files.readString(file)).as(STALE).isEqualTo(expected);
+    }
+
+    static String page(List<Map<String, Object>> properties) {
+        StringBuilder page = new StringBuilder()
+                .append("<!-- Generated from META-INF/spring-configuration-metadata.json by")
+                .append(" PropertiesDocumentationTests (spring-boot-autoconfigure); do not edit. -->\n")
+                .append("# Spring Boot properties\n\n")
+                .append("Every property of the `bounded-upload` Spring Boot starter, with its default. ")
+                .append("Sizes take `B`, ")
+                .append("`KB`, `MB`, `GB` (powers of 1024); durations take `ms`, `s`, `m`, `h`, `d`. ")
+                .append("Enum values are case-insensitive (`caller-runs` or `CALLER_RUNS`).\n\n")
+                .append("| Property | Default | Description |\n")
+                .append("| --- | --- | --- |\n");
+        for (Map<String, Object> property : properties) {
+            Object value = property.get("defaultValue");
+            String defaultValue = value == null ? "" : "`" + (value.equals("") ? "\"\"" : value) + "`";
+            page.append("| `").append(property.get("name")).append("` | ").append(defaultValue).append(" | ")
+                    .append(escape((String) property.get("description"))).append(" |\n");
+        }
+        return page.toString();
+    }
+
+    private static String escape(String text) {
+        return text.replace("|", "\\|").replace("\n", " ");
+    }
+
+    /** {@code bounded-upload.executor.type} as the bean path {@code executor.type}. */
+    private static String path(String name) {
+        Matcher dash = Pattern.compile("-([a-z])").matcher(name.substring(BoundedUploadProperties.PREFIX.length() + 1));
+        StringBuilder path = new StringBuilder();
+        while (dash.find()) {
+            dash.appendReplacement(path, dash.group(1).toUpperCase(java.util.Locale.ROOT));
+        }
+        return dash.appendTail(path).toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> properties() throws IOException {
+        try (InputStream in = Objects.requireNonNull(PropertiesDocumentationTests.class.getClassLoader()
+                .getResourceAsStream("META-INF/spring-configuration-metadata.json"), "no generated metadata")) {
+            Map<String, Object> metadata = JsonMapper.builder().build().readValue(
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8), Map.class);
+            return (List<Map<String, Object>>) metadata.get("properties");
+        }
+    }
+}
