@@ -559,7 +559,7 @@ public final class UploaderConfig {
          * Checks every value and builds the configuration.
          *
          * @return a new, immutable configuration
-         * @throws IllegalArgumentException naming the first invalid setting and what it allows
+         * @throws InvalidSettingException naming the first invalid setting and what it allows
          */
         public UploaderConfig build() {
             require(NAME.matcher(name).matches(), "name", "'" + name + "'",
@@ -578,6 +578,9 @@ public final class UploaderConfig {
             requirePositive(uploadTimeout, "uploadTimeout");
             requirePositive(batchTimeout, "batchTimeout");
             require(!shutdownGracePeriod.isNegative(), "shutdownGracePeriod", shutdownGracePeriod, "zero or more");
+            require(executorType != ExecutorType.VIRTUAL || executor != null || Runtime.version().feature() >= 21,
+                    "executorType", executorType, "AUTO or PLATFORM on Java " + Runtime.version().feature()
+                            + " (VIRTUAL needs Java 21 or later)");
             return new UploaderConfig(this);
         }
 
@@ -587,8 +590,57 @@ public final class UploaderConfig {
 
         private static void require(boolean valid, String setting, Object value, String allowed) {
             if (!valid) {
-                throw new IllegalArgumentException(setting + " must be " + allowed + ", was " + value);
+                throw new InvalidSettingException(setting, String.valueOf(value), allowed);
             }
+        }
+    }
+
+    /**
+     * A setting of the builder has a value it does not allow. The message is
+     * {@code "<setting> must be <allowed>, was <value>"}; the parts are available separately, so that frameworks can
+     * report them in their own terms (Spring Boot names the property).
+     */
+    public static final class InvalidSettingException extends IllegalArgumentException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final String setting;
+        private final String value;
+        private final String allowed;
+
+        InvalidSettingException(String setting, String value, String allowed) {
+            super(setting + " must be " + allowed + ", was " + value);
+            this.setting = setting;
+            this.value = value;
+            this.allowed = allowed;
+        }
+
+        /**
+         * The builder method's name, for example {@code maxConcurrentUploadsPerBatch}.
+         *
+         * @return the setting
+         */
+        public String setting() {
+            return setting;
+        }
+
+        /**
+         * The refused value, as text.
+         *
+         * @return the value
+         */
+        public String value() {
+            return value;
+        }
+
+        /**
+         * What the setting allows, possibly naming other settings, for example
+         * {@code "from 1 to maxConcurrentUploads (4)"}.
+         *
+         * @return the rule
+         */
+        public String allowed() {
+            return allowed;
         }
     }
 }

@@ -66,9 +66,11 @@ class ExecutorTypeTest {
     @Test
     @EnabledForJreRange(max = JRE.JAVA_20)
     void virtualThreadsAreRefusedClearlyWhereTheJvmHasNone() {
-        assertThatThrownBy(() -> ConcurrentAttachmentUploader.create(storage,
-                UploaderConfig.builder().executorType(ExecutorType.VIRTUAL).build()))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("executorType VIRTUAL needs Java 21 or later, this is Java ");
+        assertThatThrownBy(() -> UploaderConfig.builder().executorType(ExecutorType.VIRTUAL).build())
+                .isInstanceOfSatisfying(UploaderConfig.InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("executorType");
+                    assertThat(e).hasMessageMatching("executorType must be AUTO or PLATFORM on Java \\d+ \\(VIRTUAL"
+                            + " needs Java 21 or later\\), was VIRTUAL");
+                });
     }
 }

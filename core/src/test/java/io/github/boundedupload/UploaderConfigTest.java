@@ -55,6 +55,16 @@ class UploaderConfigTest {
     }
 
     @Test
+    void theExceptionCarriesTheSettingTheValueAndTheRule() {
+        assertThatThrownBy(() -> UploaderConfig.builder().maxConcurrentUploads(4).maxConcurrentUploadsPerBatch(8)
+                .build()).isInstanceOfSatisfying(UploaderConfig.InvalidSettingException.class, e -> {
+                    assertThat(e.setting()).isEqualTo("maxConcurrentUploadsPerBatch");
+                    assertThat(e.value()).isEqualTo("8");
+                    assertThat(e.allowed()).isEqualTo("from 1 to maxConcurrentUploads (4)");
+                });
+    }
+
+    @Test
     void invalidValuesAreRefusedWithTheSettingAndWhatItAllows() {
         refused(b -> b.maxConcurrentUploads(0), "maxConcurrentUploads must be at least 1, was 0");
         refused(b -> b.maxConcurrentUploads(4).maxConcurrentUploadsPerBatch(8),

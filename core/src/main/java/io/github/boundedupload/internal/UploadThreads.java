@@ -54,20 +54,12 @@ final class UploadThreads {
         };
     }
 
-    static boolean virtualThreadsAvailable() {
-        return Runtime.version().feature() >= 21;
-    }
-
     static ExecutorType resolve(ExecutorType type) {
         if (type == ExecutorType.AUTO) {
             return Runtime.version().feature() >= FIRST_RELEASE_WITHOUT_PINNING ? ExecutorType.VIRTUAL
                     : ExecutorType.PLATFORM;
         }
-        if (type == ExecutorType.VIRTUAL && !virtualThreadsAvailable()) {
-            throw new IllegalArgumentException("executorType VIRTUAL needs Java 21 or later, this is Java "
-                    + Runtime.version().feature());
-        }
-        return type;
+        return type; // VIRTUAL before Java 21 is refused by UploaderConfig.Builder.build()
     }
 
     /**

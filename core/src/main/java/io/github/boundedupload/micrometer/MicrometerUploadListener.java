@@ -126,9 +126,13 @@ public final class MicrometerUploadListener implements UploadListener {
                 "Batches admitted and not yet finished"));
         gaugesByUploader.put(uploader.name(), meters);
         if (uploader.config().executor().isEmpty() && executor instanceof ExecutorService) {
-            new ExecutorServiceMetrics((ExecutorService) executor, "bounded-upload-" + uploader.name(), extraTags)
+            new ExecutorServiceMetrics((ExecutorService) executor, executorName(uploader), extraTags)
                     .bindTo(registry);
         }
+    }
+
+    private static String executorName(ConcurrentAttachmentUploader uploader) {
+        return "bounded-upload-" + uploader.name();
     }
 
     private Meter gauge(String name, ConcurrentAttachmentUploader uploader,
@@ -143,6 +147,12 @@ public final class MicrometerUploadListener implements UploadListener {
         if (meters != null) {
             meters.forEach(registry::remove);
         }
+        // The closed pool's meters would report a terminated pool forever.
+        String executorName = executorName(uploader);
+        registry.getMeters().stream()
+                .filter(m -> m.getId().getName().startsWith("executor")
+                        && executorName.equals(m.getId().getTag("name")))
+                .forEach(registry::remove);
     }
 
     @Override

@@ -74,6 +74,7 @@ class MicrometerUploadListenerTest {
             assertThat(registry.get("bounded.upload.active").gauge().value()).isZero();
         }
         assertThat(registry.find("bounded.upload.active").gauge()).isNull();
+        assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge()).isNull();
     }
 
     @Test

@@ -43,12 +43,11 @@ public class BoundedUploadProperties implements Validator {
     /** The prefix of every property: {@value}. */
     public static final String PREFIX = "bounded-upload";
 
-    /** The settings whose names the core uses in its messages, in the order it checks them. */
+    /** The settings the core's rules may mention. */
     private static final List<String> SETTINGS = List.of("name", "maxConcurrentUploads",
             "maxConcurrentUploadsPerBatch", "maxAttachmentsPerBatch", "maxQueuedUploads", "maxBytesInFlight",
             "maxAttachmentSize", "blockTimeout", "uploadTimeout", "batchTimeout", "shutdownGracePeriod");
     private static final Pattern SETTING = Pattern.compile("\\b(" + String.join("|", SETTINGS) + ")\\b");
-    private static final int FIRST_RELEASE_WITH_VIRTUAL_THREADS = 21;
 
     /**
      * Whether to auto-configure the uploader at all.
@@ -499,44 +498,33 @@ public class BoundedUploadProperties implements Validator {
         } catch (IllegalArgumentException e) {
             errors.rejectValue("keyPrefix", "invalid", String.valueOf(e.getMessage()));
         }
-        if (properties.executor.type == ExecutorType.VIRTUAL
-                && Runtime.version().feature() < FIRST_RELEASE_WITH_VIRTUAL_THREADS) {
-            errors.rejectValue("executor.type", "invalid", "must be one of AUTO, PLATFORM on Java "
-                    + Runtime.version().feature() + " (VIRTUAL needs Java " + FIRST_RELEASE_WITH_VIRTUAL_THREADS
-                    + " or later)");
+        UploaderConfig.Builder builder = properties.applyTo(UploaderConfig.builder());
+        if (properties.executor.type != null) {
+            builder.executorType(properties.executor.type);
         }
         try {
-            properties.applyTo(UploaderConfig.builder()).build();
-        } catch (IllegalArgumentException e) {
-            reject(errors, String.valueOf(e.getMessage()));
+            builder.build();
+        } catch (UploaderConfig.InvalidSettingException e) {
+            reject(errors, e);
         }
     }
 
     /**
-     * Rejects the setting a message of {@link UploaderConfig.Builder#build()} names ({@code "<setting> must be ...,
-     * was ..."}), with the settings it mentions spelled as properties.
+     * Rejects the property behind the setting the core refused, with the settings its rule mentions spelled as
+     * properties.
      */
-    private static void reject(Errors errors, String message) {
-        int space = message.indexOf(' ');
-        String setting = space > 0 ? message.substring(0, space) : "";
-        if (!SETTINGS.contains(setting)) {
-            errors.reject("invalid", message);
-            return;
-        }
-        int was = message.lastIndexOf(", was ");
-        String rule = was > space ? message.substring(space + 1, was) : message.substring(space + 1);
-        String value = was > space ? message.substring(was) : "";
-        Matcher names = SETTING.matcher(rule);
-        StringBuilder reason = new StringBuilder();
+    private static void reject(Errors errors, UploaderConfig.InvalidSettingException e) {
+        Matcher names = SETTING.matcher(e.allowed());
+        StringBuilder rule = new StringBuilder();
         while (names.find()) {
-            names.appendReplacement(reason, Matcher.quoteReplacement(propertyName(names.group(1))));
+            names.appendReplacement(rule, Matcher.quoteReplacement(propertyName(names.group(1))));
         }
-        names.appendTail(reason);
+        names.appendTail(rule);
         // Rejected under its field name, as Spring Boot's own validation does: its start-up report then shows the
         // property's origin (file and line) too.
-        errors.rejectValue(setting, "invalid", reason + value);
+        String field = e.setting().equals("executorType") ? "executor.type" : e.setting();
+        errors.rejectValue(field, "invalid", "must be " + rule + ", was " + e.value());
     }
-
 
     /** {@code maxConcurrentUploads} as {@code bounded-upload.max-concurrent-uploads}. */
     static String propertyName(String setting) {

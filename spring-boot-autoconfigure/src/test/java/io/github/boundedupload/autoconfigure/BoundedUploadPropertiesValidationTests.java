@@ -91,7 +91,7 @@ class BoundedUploadPropertiesValidationTests {
     @EnabledForJreRange(max = JRE.JAVA_20)
     void virtualThreadsWhereTheJvmHasNone() {
         assertFailure("bounded-upload.executor.type=virtual", "field 'executor.type'",
-                "must be one of AUTO, PLATFORM on Java", "VIRTUAL needs Java 21 or later");
+                "must be AUTO or PLATFORM on Java", "VIRTUAL needs Java 21 or later");
     }
 
     /** What a user reads: Spring Boot's failure analysis names the property, its value and origin, and the rule. */
