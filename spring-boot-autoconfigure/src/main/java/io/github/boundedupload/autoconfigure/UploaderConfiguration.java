@@ -84,18 +84,11 @@ class UploaderConfiguration {
             ObjectProvider<AsyncFileUploader> asyncFileUploader) {
         FileUploader blocking = fileUploader.getIfUnique();
         AsyncFileUploader async = asyncFileUploader.getIfUnique();
-        try {
-            if (async != null && (blocking == null || blocking == async)) {
-                return ConcurrentAttachmentUploader.create(async, config);
-            }
-            if (blocking != null && async == null) {
-                return ConcurrentAttachmentUploader.create(blocking, config);
-            }
-        } catch (IllegalArgumentException e) {
-            // The core checks the executor type against the running JVM only when it creates the threads.
-            throw new UploaderSetupException("The bounded-upload uploader cannot be created: " + e.getMessage(),
-                    "Choose an executor type this JVM supports (bounded-upload.executor.type, or the "
-                            + "UploaderConfigCustomizer that sets it).", e);
+        if (async != null && (blocking == null || blocking == async)) {
+            return ConcurrentAttachmentUploader.create(async, config);
+        }
+        if (blocking != null && async == null) {
+            return ConcurrentAttachmentUploader.create(blocking, config);
         }
         throw new UploaderSetupException("The bounded-upload uploader needs exactly one storage, and found "
                 + describe(blocking, fileUploader, "FileUploader") + " and "
