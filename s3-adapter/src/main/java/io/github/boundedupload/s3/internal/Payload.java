@@ -27,6 +27,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 abstract class Payload {
 
     private static final String OCTET_STREAM = "application/octet-stream";
+    /** The SDK's chunk size for aws-chunked bodies. */
+    private static final int SLICE = 128 * 1024;
 
     final Sent sent;
 
@@ -105,7 +107,13 @@ abstract class Payload {
 
             @Override
             AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
-                return observed(AsyncRequestBody.fromRemainingByteBufferUnsafe(ByteBuffer.wrap(bytes, 0, length)));
+                // Slices, not one buffer: the SDK cuts what it is handed into 128 KiB chunks, copying them all at once
+                // (flatMapIterable); one 8 MiB buffer would be copied whole, doubling every part in flight.
+                ByteBuffer[] slices = new ByteBuffer[(length + SLICE - 1) / SLICE];
+                for (int i = 0; i < slices.length; i++) {
+                    slices[i] = ByteBuffer.wrap(bytes, i * SLICE, Math.min(SLICE, length - i * SLICE));
+                }
+                return observed(AsyncRequestBody.fromRemainingByteBuffersUnsafe(slices));
             }
         };
     }
