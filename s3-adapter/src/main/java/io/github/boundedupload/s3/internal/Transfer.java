@@ -322,7 +322,8 @@ public final class Transfer {
             boolean mayHaveCompleted, long size) {
         return ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder().bucket(settings.bucket()).key(key)
                 .uploadId(uploadId).overrideConfiguration(CLEANUP).build())).handle((aborted, abortFailure) -> {
-                    if (abortFailure == null) {
+                    // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
+                    if (abortFailure == null || !mayHaveCompleted && Failures.notFound(abortFailure)) {
                         return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
                     }
                     if (mayHaveCompleted && Failures.notFound(abortFailure)) {
@@ -462,7 +463,7 @@ public final class Transfer {
     }
 
     /** Where parts come from; called by one pump, one call at a time. */
-    private interface PartSource {
+    private interface PartSource extends AutoCloseable {
         /** The next part, or null after the last. */
         CompletableFuture<@Nullable Part> next();
 
@@ -472,6 +473,7 @@ public final class Transfer {
         /** Whether the transfer reports progress (files); streams report it themselves as they are read. */
         boolean reportsProgress();
 
+        @Override
         void close();
     }
 
@@ -599,11 +601,11 @@ public final class Transfer {
 
     /**
      * Deletes what this upload stored, because its caller cancelled it just as S3 stored the object (the caller saw
-     * the cancel, not the object). Failures are logged.
+     * the cancel, not the object). Failures are logged. Completes when done.
      */
-    public void discard() {
+    public CompletableFuture<?> discard() {
         tasks.cancelAll();
-        deleteAgain();
+        return deleteAgain();
     }
 
     /** A stored object for the caller, or, when the upload was cancelled meanwhile, deleted again. */
