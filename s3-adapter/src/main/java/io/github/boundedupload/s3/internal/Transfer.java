@@ -75,6 +75,8 @@ public final class Transfer {
     static final Duration SETTLE = Duration.ofSeconds(2);
     /** How far S3's clock may be behind ours when telling our multipart uploads from older ones. */
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+    /** The most bytes asked of a stream in one read (see {@link #readFully}). */
+    private static final int READ_STEP = 64 * 1024;
     /** S3's limit of parts per upload. */
     static final int MAX_PARTS = 10_000;
 
@@ -544,7 +546,7 @@ public final class Transfer {
                 byte[] bytes;
                 if (length >= 0) {
                     bytes = new byte[(int) Math.min(partSize, length - offset)];
-                    int read = in.readNBytes(bytes, 0, bytes.length);
+                    int read = readFully(in, bytes);
                     if (read < bytes.length) {
                         throw new IOException("the content ended after " + (offset + read)
                                 + " bytes, before its declared length of " + length);
@@ -658,6 +660,23 @@ public final class Transfer {
     private @Nullable String checksumOf(HeadObjectResponse head) {
         return Digest.pick(algorithm, head::checksumCRC32, head::checksumCRC32C, head::checksumSHA1,
                 head::checksumSHA256);
+    }
+
+    /**
+     * Fills the array from the stream, 64 KiB per read: asked for a whole part at once, a stream over a file channel
+     * reads through a temporary direct buffer of that size, which the JDK then caches for the thread (direct memory
+     * growing by threads × part size).
+     */
+    private static int readFully(InputStream in, byte[] bytes) throws IOException {
+        int filled = 0;
+        while (filled < bytes.length) {
+            int read = in.read(bytes, filled, Math.min(READ_STEP, bytes.length - filled));
+            if (read < 0) {
+                break;
+            }
+            filled += read;
+        }
+        return filled;
     }
 
     private static void close(InputStream in) {
