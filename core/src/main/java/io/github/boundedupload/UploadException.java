@@ -30,4 +30,15 @@ public class UploadException extends RuntimeException {
     protected UploadException(String message, @Nullable Throwable cause, boolean writableStackTrace) {
         super(message, cause, true, writableStackTrace);
     }
+
+    /**
+     * Whether the storage may hold the object although the upload failed: the whole content went out and the answer
+     * was lost. Storage implementations that can tell override this. Under {@link FailurePolicy#ALL_OR_NOTHING} the
+     * uploader then deletes the key too when the batch fails, so that nothing of it is left behind.
+     *
+     * @return {@code false} here
+     */
+    public boolean mayBeStored() {
+        return false;
+    }
 }

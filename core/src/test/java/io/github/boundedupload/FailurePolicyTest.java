@@ -117,6 +117,51 @@ class FailurePolicyTest {
         }
     }
 
+    /** The storage stored the object, but its answer was lost: it says so with {@code mayBeStored()}. */
+    private static final class LostAnswer extends UploadException {
+        LostAnswer() {
+            super("no answer after the whole content was sent", null);
+        }
+
+        @Override
+        public boolean mayBeStored() {
+            return true;
+        }
+    }
+
+    @Test
+    void allOrNothingDeletesTheKeyOfAnUploadWhoseAnswerWasLost() {
+        FakeStorage.Behaviour lostAnswer = request -> {
+            if (request.fileName().equals("lost.txt")) {
+                storage.objects.put(request.key(), new byte[1]); // it arrived, the answer did not
+                throw new LostAnswer();
+            }
+        };
+        storage.behaviour = lostAnswer;
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.ALL_OR_NOTHING)) {
+            assertThatThrownBy(() -> uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1]))))
+                    .isInstanceOfSatisfying(BatchFailedException.class, e -> assertThat(e.failures())
+                            .singleElement().satisfies(r -> assertThat(r.status()).isEqualTo(Status.FAILED)));
+            assertThat(storage.objects).isEmpty();
+            assertThat(storage.deleted).hasSize(1);
+        }
+    }
+
+    @Test
+    void collectLeavesAnUploadWhoseAnswerWasLostAsItIsAndSaysSo() {
+        storage.behaviour = request -> {
+            storage.objects.put(request.key(), new byte[1]);
+            throw new LostAnswer();
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.COLLECT)) {
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1])));
+
+            assertThat(result.results().get(0).failure()).get()
+                    .isInstanceOfSatisfying(UploadException.class, e -> assertThat(e.mayBeStored()).isTrue());
+            assertThat(storage.deleted).isEmpty();
+        }
+    }
+
     @Test
     void collectGivesEveryAttachmentItsOwnOutcome() {
         failOn("c-3.txt", "c-7.txt");

@@ -304,7 +304,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         if (rollback && !batch.rollback) {
             batch.rollback = true;
             for (int i = 0; i < batch.size; i++) {
-                if (batch.results[i] != null && batch.results[i].isStored()) {
+                if (batch.results[i] != null && mustDelete(batch.results[i])) {
                     enqueueDelete(batch, i);
                 }
             }
@@ -331,7 +331,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private void record(Batch batch, UploadResult result, Effects effects) {
         int index = result.index();
         batch.results[index] = result;
-        if (result.isStored() && batch.rollback) {
+        if (batch.rollback && mustDelete(result)) {
             enqueueDelete(batch, index);
         } else if (result.status() == Status.FAILED && config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING
                 && !batch.stopped) {
@@ -339,6 +339,23 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                     + Names.quote(result.attachment().fileName()) + " failed");
             stop(batch, i -> reason, Status.CANCELLED, true, effects);
         }
+    }
+
+    /** What a rollback deletes: stored objects, and the keys of failed uploads the storage may hold anyway. */
+    private static boolean mustDelete(UploadResult result) {
+        if (result.isStored()) {
+            return true;
+        }
+        if (result.status() != Status.FAILED) {
+            return false;
+        }
+        Throwable t = result.failure().orElse(null);
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof UploadException && ((UploadException) t).mayBeStored()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void checkDone(Batch batch, Effects effects) {
@@ -682,14 +699,14 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         }
 
         private void runDelete() {
-            StoredObject stored = currentResult().storedObject().orElseThrow();
+            String key = currentResult().key();
             Runnable cancelTimeout = schedule(() -> attempt.cancel(new UploadTimeoutException("deleting "
-                    + stored.key() + " did not finish within the upload timeout of " + config.uploadTimeout()),
+                    + key + " did not finish within the upload timeout of " + config.uploadTimeout()),
                     Status.FAILED), config.uploadTimeout());
-            storage.delete(stored.key(), attempt)
+            storage.delete(key, attempt)
                     .whenComplete((ignored, failure) -> {
                         cancelTimeout.run();
-                        inContext(batch.context, () -> deleted(stored, failure));
+                        inContext(batch.context, () -> deleted(key, failure));
                     });
         }
 
@@ -740,20 +757,22 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             effects.run();
         }
 
-        private void deleted(StoredObject stored, @Nullable Throwable failure) {
+        private void deleted(String key, @Nullable Throwable failure) {
             Attempt.Cancel cancel = attempt.cancelled();
             Throwable reason = cancel != null ? cancel.reason() : failure == null ? null : unwrap(failure);
+            UploadResult result = currentResult();
             if (reason != null) {
-                LOG.error("uploader '{}': could not delete {} after {} stopped; the object is still stored", name,
-                        stored.key(), batch.event, reason);
+                LOG.error("uploader '{}': could not delete {} after {} stopped; the object {} stored", name, key,
+                        batch.event, result.isStored() ? "is still" : "may still be", reason);
+                result.failure().ifPresent(f -> f.addSuppressed(reason));
             }
-            listener.uploadRolledBack(batch.event(index), stored, reason);
+            result.storedObject().ifPresent(stored -> listener.uploadRolledBack(batch.event(index), stored, reason));
             Effects effects = new Effects();
             lock.lock();
             try {
                 release(this);
                 batch.pendingDeletes--;
-                if (reason == null) {
+                if (reason == null && batch.results[index].isStored()) {
                     batch.results[index] = batch.results[index].deleted();
                 }
                 dispatch(effects);

@@ -105,6 +105,7 @@ public class S3UploadException extends UploadException {
      *
      * @return whether the outcome is unknown
      */
+    @Override
     public boolean mayBeStored() {
         return mayBeStored;
     }
