@@ -1,0 +1,66 @@
+package io.github.boundedupload.benchmarks;
+
+import io.github.boundedupload.testsupport.S3TestServices;
+import java.net.URI;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Where a strategy's clients send their requests. Every strategy of a scenario gets its clients from the same
+ * backend with the same connection pool size, so that only the way the uploads are driven differs.
+ */
+interface Backend {
+
+    /**
+     * A blocking client (the SDK's default HTTP client, Apache 5) with a pool of {@code connections}.
+     *
+     * @param connections the pool size
+     * @return a new client; the caller closes it
+     */
+    S3Client syncClient(int connections);
+
+    /**
+     * A non-blocking client (Netty) with a pool of {@code connections}.
+     *
+     * @param connections the pool size ({@code maxConcurrency})
+     * @param multipart whether the SDK's own multipart support is on (for the Transfer Manager)
+     * @return a new client; the caller closes it
+     */
+    S3AsyncClient asyncClient(int connections, boolean multipart);
+
+    /** LocalStack at an endpoint: its own, or a Toxiproxy proxy's in front of it. */
+    static Backend localStack(URI endpoint) {
+        S3TestServices services = S3TestServices.get();
+        return new Backend() {
+            @Override
+            public S3Client syncClient(int connections) {
+                return services.s3ClientBuilder(endpoint)
+                        .httpClientBuilder(Apache5HttpClient.builder().maxConnections(connections)).build();
+            }
+
+            @Override
+            public S3AsyncClient asyncClient(int connections, boolean multipart) {
+                return services.s3AsyncClientBuilder(endpoint)
+                        .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(connections))
+                        .multipartEnabled(multipart).build();
+            }
+        };
+    }
+
+    /** The in-process fakes: no network, no server, only the latency and the connection pool. */
+    static Backend fake(FakeNetwork network) {
+        return new Backend() {
+            @Override
+            public S3Client syncClient(int connections) {
+                return new FakeS3Client(network, connections);
+            }
+
+            @Override
+            public S3AsyncClient asyncClient(int connections, boolean multipart) {
+                return new FakeS3AsyncClient(network, connections);
+            }
+        };
+    }
+}

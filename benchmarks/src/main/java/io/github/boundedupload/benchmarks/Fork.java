@@ -1,0 +1,34 @@
+package io.github.boundedupload.benchmarks;
+
+/**
+ * One measured JVM: {@code Fork <A|B|C|D|E|calibration> <strategy> <full|quick> <run>}. Prints one result line per
+ * measured run ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
+ */
+public final class Fork {
+
+    private Fork() {
+    }
+
+    /**
+     * Runs one scenario with one strategy, or the calibration.
+     *
+     * @param args scenario, strategy, scale and run number (scenario E measures one run per JVM)
+     * @throws Exception when the measurement fails; the harness reports it
+     */
+    public static void main(String[] args) throws Exception {
+        Scale scale = Scale.named(args[2]);
+        if (args[0].equals("calibration")) {
+            Calibration.run(scale);
+            return;
+        }
+        StrategyKind kind = StrategyKind.valueOf(args[1]);
+        switch (Scenario.valueOf(args[0])) {
+            case A -> ScenarioA.run(kind, scale);
+            case B -> ScenarioB.run(kind, scale);
+            case C -> ScenarioC.run(kind, scale);
+            case D -> ScenarioD.run(kind, scale);
+            case E -> ScenarioE.run(kind, scale, Integer.parseInt(args[3]));
+        }
+        System.exit(0); // some strategies leave non-daemon threads behind (the common pool's work, SDK pools)
+    }
+}

@@ -1,0 +1,410 @@
+package io.github.boundedupload.benchmarks;
+
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.s3.S3UploadOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Turns the result lines into {@code benchmarks.md}: per scenario the medians and spreads, the ideal and the ratio to
+ * it, heap and threads; the targets, met or missed by how much; and the charts.
+ */
+final class Report {
+
+    static final String FILE_NAME = "benchmarks.md";
+    static final String CHARTS = "benchmarks";
+    private static final double MIB = 1024 * 1024;
+
+    /** Where and when the run happened. */
+    record Context(Scale scale, Instant started, String loadBefore, String java, int cores, String jvmOptions,
+            Instant finished, String loadAfter) {
+
+        Context(Scale scale, Instant started, String loadBefore, String java, int cores, String jvmOptions) {
+            this(scale, started, loadBefore, java, cores, jvmOptions, started, loadBefore);
+        }
+
+        Context finished(String load) {
+            return new Context(scale, started, loadBefore, java, cores, jvmOptions, Instant.now(), load);
+        }
+    }
+
+    /** The runs of one strategy in one scenario. */
+    private record Row(Scenario scenario, StrategyKind kind, List<Map<String, String>> runs, String failure) {
+
+        boolean measured() {
+            return !runs.isEmpty();
+        }
+
+        double[] values(String key) {
+            return runs.stream().filter(run -> run.containsKey(key))
+                    .mapToDouble(run -> Double.parseDouble(run.get(key))).toArray();
+        }
+
+        double median(String key) {
+            return Stats.median(values(key));
+        }
+
+        double min(String key) {
+            return Arrays.stream(values(key)).min().orElse(Double.NaN);
+        }
+
+        double max(String key) {
+            return Arrays.stream(values(key)).max().orElse(Double.NaN);
+        }
+
+        /** The median, over runs, of a ratio taken within each run. */
+        double medianRatio(String numerator, String denominator) {
+            return Stats.median(runs.stream().mapToDouble(run -> Double.parseDouble(run.get(numerator))
+                    / Double.parseDouble(run.get(denominator))).toArray());
+        }
+
+        long count(Predicate<Map<String, String>> which) {
+            return runs.stream().filter(which).count();
+        }
+    }
+
+    private final Context context;
+    private final Map<String, String> calibration;
+    private final List<Scenario> scenarios;
+    private final List<Row> rows = new ArrayList<>();
+
+    Report(Context context, Map<String, String> calibration, List<Scenario> scenarios,
+            List<Map<String, String>> results) {
+        this.context = context;
+        this.calibration = calibration;
+        this.scenarios = scenarios;
+        for (Scenario scenario : scenarios) {
+            for (StrategyKind kind : StrategyKind.values()) {
+                List<Map<String, String>> mine = results.stream()
+                        .filter(r -> r.get("scenario").equals(scenario.name()) && r.get("strategy").equals(kind.name()))
+                        .toList();
+                String failure = mine.stream().filter(r -> r.containsKey("failed")).map(r -> r.get("failed"))
+                        .findFirst().orElse(null);
+                rows.add(new Row(scenario, kind, mine.stream().filter(r -> r.containsKey("makespanMs")).toList(),
+                        failure));
+            }
+        }
+    }
+
+    // ---- ideals ---------------------------------------------------------------------------------------------
+
+    private int n(Scenario scenario) {
+        return scenario.uploads(context.scale());
+    }
+
+    private double latencySeconds(Scenario scenario) {
+        return Calibration.latency(scenario, context.scale(), calibration).toNanos() / 1e9;
+    }
+
+    private double bServerSeconds() {
+        return Double.parseDouble(calibration.get("bServerMs")) / 1e3;
+    }
+
+    private double streamMBps() {
+        return Double.parseDouble(calibration.get("streamMBps"));
+    }
+
+    private double cTotalMB() {
+        return Scenario.C_FILES * context.scale().cFileBytes() / 1e6;
+    }
+
+    /** The best time with {@code inFlight} uploads at once, in seconds. */
+    private double ideal(Scenario scenario, int inFlight) {
+        return switch (scenario) {
+            case C -> cTotalMB() / streamMBps();
+            case B -> Math.max(Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario), bServerSeconds());
+            default -> Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario);
+        };
+    }
+
+    private double ownIdeal(Row row) {
+        return ideal(row.scenario(), row.scenario().inFlight(row.kind(), context.scale()));
+    }
+
+    /** The scenario's ideal: at the most uploads in flight any strategy of it is given. */
+    private double scenarioIdeal(Scenario scenario) {
+        int most = Arrays.stream(StrategyKind.values()).mapToInt(k -> scenario.inFlight(k, context.scale())).max()
+                .orElse(1);
+        return ideal(scenario, scenario == Scenario.E ? Scenario.E_PER_BATCH : most);
+    }
+
+    // ---- tables ---------------------------------------------------------------------------------------------
+
+    private List<Row> rows(Scenario scenario) {
+        return rows.stream().filter(r -> r.scenario() == scenario).toList();
+    }
+
+    private Row row(Scenario scenario, StrategyKind kind) {
+        return rows.stream().filter(r -> r.scenario() == scenario && r.kind() == kind).findFirst().orElseThrow();
+    }
+
+    /** The result tables, as printed at the end of a run and written into the report. */
+    String tables() {
+        StringBuilder text = new StringBuilder();
+        for (Scenario scenario : scenarios) {
+            text.append("### ").append(scenario.name()).append(": ").append(scenario.title).append("\n\n");
+            text.append(idealText(scenario)).append("\n\n");
+            text.append(scenario == Scenario.E ? isolationTable() : makespanTable(scenario)).append('\n');
+        }
+        return text.toString();
+    }
+
+    private String idealText(Scenario scenario) {
+        return switch (scenario) {
+            case A, D, E -> f("Ideal: ceil(N / in flight) x %.0f ms (%s) = **%.2f s** at %s in flight.",
+                    latencySeconds(scenario) * 1e3, scenario == Scenario.A
+                            ? "one PutObject through the proxy, measured" : "the fake's latency",
+                    scenarioIdeal(scenario), scenario == Scenario.E ? Scenario.E_PER_BATCH : "the most");
+            case B -> f("Ideal: the larger of ceil(%d / 50) x %.0f ms (one PutObject through the proxy, measured) = "
+                    + "%.2f s and LocalStack's own time for the batch without latency (50 plain threads, measured) = "
+                    + "%.2f s: **%.2f s**.", n(scenario), latencySeconds(scenario) * 1e3,
+                    Math.ceil(n(scenario) / 50.0) * latencySeconds(scenario), bServerSeconds(), scenarioIdeal(scenario));
+            case C -> f("Ideal: %.0f MB / %.1f MB/s (one PutObject of one file, straight to LocalStack, measured) = "
+                    + "**%.2f s**. Several streams can beat it: LocalStack takes ~55-60 MB/s from many.",
+                    cTotalMB(), streamMBps(), scenarioIdeal(scenario));
+        };
+    }
+
+    private String makespanTable(Scenario scenario) {
+        StringBuilder table = new StringBuilder();
+        boolean bandwidth = scenario == Scenario.C;
+        table.append("| strategy | in flight | makespan s, median (min-max) | x ideal | ")
+                .append(bandwidth ? "MB/s | " : "own ideal s | x own ideal | ")
+                .append("peak heap used / after GC, MiB | peak threads |\n");
+        table.append("|---|---|---|---|---|").append(bandwidth ? "" : "---|").append("---|---|\n");
+        for (Row row : rows(scenario)) {
+            int inFlight = scenario.inFlight(row.kind(), context.scale());
+            table.append("| ").append(row.kind().label).append(" | ").append(inFlight).append(" | ");
+            if (!row.measured()) {
+                table.append(row.failure() != null ? "failed: " + row.failure()
+                        : f("not run: %.0f s by construction", ownIdeal(row))).append(" | | ")
+                        .append(bandwidth ? "| " : "| | ").append("| |\n");
+                continue;
+            }
+            double median = row.median("makespanMs") / 1e3;
+            table.append(f("%.2f (%.2f-%.2f)%s | %.2f | ", median, row.min("makespanMs") / 1e3,
+                    row.max("makespanMs") / 1e3, row.failure() != null ? " failed: " + row.failure() : "",
+                    median / scenarioIdeal(scenario)));
+            table.append(bandwidth ? f("%.1f | ", cTotalMB() / median)
+                    : f("%.2f | %.2f | ", ownIdeal(row), median / ownIdeal(row)));
+            table.append(f("%.0f / %.0f | %.0f |%n", row.max("heapUsedMiB"), row.max("heapAfterGcMiB"),
+                    row.max("threads")));
+        }
+        return table.toString();
+    }
+
+    private String isolationTable() {
+        StringBuilder table = new StringBuilder();
+        table.append("| strategy | in flight | big batch s, median (min-max) | x own ideal | unrelated task p50 / p99 ms "
+                + "alone | with the batch | p99 ratio | 1-file batch ms (single upload ms) | ratio | peak heap used "
+                + "/ after GC, MiB | peak threads |\n");
+        table.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Row row : rows(Scenario.E)) {
+            table.append("| ").append(row.kind().label).append(" | ")
+                    .append(Scenario.E.inFlight(row.kind(), context.scale())).append(" | ");
+            if (!row.measured()) {
+                table.append("failed: ").append(row.failure()).append(" | | | | | | | | | |\n");
+                continue;
+            }
+            long stopped = row.count(r -> Boolean.parseBoolean(r.get("stopped")));
+            long oneStopped = row.count(r -> Boolean.parseBoolean(r.get("oneFileStopped")));
+            long unfinished = (long) Arrays.stream(row.values("probesUnfinished")).sum();
+            table.append(f("%s%.2f (%.2f-%.2f) | %s | ", stopped > 0 ? "> " : "", row.median("makespanMs") / 1e3,
+                    row.min("makespanMs") / 1e3, row.max("makespanMs") / 1e3, stopped > 0
+                            ? f("stopped at %d s in %d of %d runs; %.0f s by construction",
+                                    context.scale().eWindow().toSeconds(), stopped, row.runs().size(), ownIdeal(row))
+                            : f("%.2f", row.median("makespanMs") / 1e3 / ownIdeal(row))));
+            table.append(f("%.1f / %.1f | %.1f / %.1f%s | %.2f | ", row.median("baseP50Ms"), row.median("baseP99Ms"),
+                    row.median("probeP50Ms"), row.median("probeP99Ms"),
+                    unfinished > 0 ? f(" (%d tasks never ran)", unfinished) : "",
+                    row.medianRatio("probeP99Ms", "baseP99Ms")));
+            table.append(f("%s%.0f (%.0f) | %.1f | ", oneStopped > 0 ? "> " : "", row.median("oneFileMs"),
+                    row.median("singleMs"), row.medianRatio("oneFileMs", "singleMs")));
+            table.append(f("%.0f / %.0f | %.0f |%n", row.max("heapUsedMiB"), row.max("heapAfterGcMiB"),
+                    row.max("threads")));
+        }
+        return table.toString();
+    }
+
+    // ---- targets --------------------------------------------------------------------------------------------
+
+    /** One target, for one of this library's strategies: what was measured, and whether it is met. */
+    private record Verdict(String target, String strategy, String measured, Boolean met) {
+    }
+
+    private List<Verdict> verdicts() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (Scenario scenario : scenarios) {
+            Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
+            for (StrategyKind kind : StrategyKind.values()) {
+                Row row = row(scenario, kind);
+                if (!kind.library) {
+                    continue;
+                }
+                if (!row.measured()) {
+                    verdicts.add(new Verdict(scenario.name(), kind.label, "failed: " + row.failure(), false));
+                    continue;
+                }
+                double median = row.median("makespanMs") / 1e3;
+                switch (scenario) {
+                    case A, B, D -> {
+                        double ratio = median / ownIdeal(row);
+                        verdicts.add(new Verdict(scenario.name() + ": within 1.15x of the ideal", kind.label,
+                                f("%.2f s = %.2fx the ideal at its %d in flight (%.2f s)", median, ratio,
+                                        scenario.inFlight(kind, context.scale()), ownIdeal(row)), ratio <= 1.15));
+                        boolean equal = scenario.inFlight(kind, context.scale())
+                                == scenario.inFlight(StrategyKind.TRANSFER_MANAGER, context.scale());
+                        verdicts.add(new Verdict(scenario.name() + ": at least as fast as the Transfer Manager",
+                                kind.label, !tm.measured() ? "Transfer Manager failed"
+                                        : f("%.2f s vs %.2f s (%.2fx)%s", median, tm.median("makespanMs") / 1e3,
+                                                median / (tm.median("makespanMs") / 1e3),
+                                                equal ? "" : ", not at equal concurrency"),
+                                !tm.measured() || !equal ? null : median <= tm.median("makespanMs") / 1e3));
+                    }
+                    case C -> {
+                        Row loop = row(scenario, StrategyKind.SEQUENTIAL);
+                        double mine = cTotalMB() / median;
+                        for (Row other : List.of(loop, tm)) {
+                            double theirs = cTotalMB() / (other.median("makespanMs") / 1e3);
+                            verdicts.add(new Verdict("C: throughput at least the " + other.kind().shortLabel + "'s",
+                                    kind.label, f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
+                                    other.measured() ? mine >= theirs : null));
+                        }
+                        verdicts.add(new Verdict("C: peak heap under 256 MiB", kind.label,
+                                f("%.0f MiB after GC, %.0f MiB used (garbage included)", row.max("heapAfterGcMiB"),
+                                        row.max("heapUsedMiB")), row.max("heapAfterGcMiB") < 256));
+                    }
+                    case E -> {
+                        double probe = row.medianRatio("probeP99Ms", "baseP99Ms");
+                        verdicts.add(new Verdict("E: unrelated task's p99 within 1.2x of alone", kind.label,
+                                f("%.1f ms vs %.1f ms (%.2fx)", row.median("probeP99Ms"), row.median("baseP99Ms"),
+                                        probe), probe <= 1.2));
+                        double one = row.medianRatio("oneFileMs", "singleMs");
+                        verdicts.add(new Verdict("E: 1-file batch within 3x a single upload", kind.label,
+                                f("%.0f ms vs %.0f ms (%.1fx)", row.median("oneFileMs"), row.median("singleMs"), one),
+                                one <= 3));
+                    }
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    private String targetsTable() {
+        StringBuilder table = new StringBuilder("| target | strategy | measured (medians) | met |\n|---|---|---|---|\n");
+        for (Verdict verdict : verdicts()) {
+            table.append("| ").append(verdict.target()).append(" | ").append(verdict.strategy()).append(" | ")
+                    .append(verdict.measured()).append(" | ")
+                    .append(verdict.met() == null ? "n/a" : verdict.met() ? "yes" : "**no**").append(" |\n");
+        }
+        return table.toString();
+    }
+
+    // ---- the file -------------------------------------------------------------------------------------------
+
+    void write(Path dir) throws IOException {
+        Path charts = dir.resolve(CHARTS);
+        Files.createDirectories(charts);
+        List<String> images = new ArrayList<>();
+        for (Scenario scenario : scenarios) {
+            images.add(chart(scenario, charts));
+        }
+        String template = new String(Report.class.getResourceAsStream("report-template.md").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        String text = template
+                .replace("{{date}}", DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                        context.started().atOffset(ZoneOffset.UTC).withNano(0)) + " UTC")
+                .replace("{{minutes}}", f("%.0f", (context.finished().toEpochMilli()
+                        - context.started().toEpochMilli()) / 60_000.0))
+                .replace("{{scale}}", context.scale().name() + (context.scale() == Scale.FULL ? ""
+                        : " (smaller batches, one run: for development, not for comparing)"))
+                .replace("{{runs}}", String.valueOf(context.scale().runs()))
+                .replace("{{loadBefore}}", context.loadBefore())
+                .replace("{{loadAfter}}", context.loadAfter())
+                .replace("{{java}}", context.java())
+                .replace("{{cores}}", String.valueOf(context.cores()))
+                .replace("{{jvmOptions}}", context.jvmOptions())
+                .replace("{{calibration}}", calibrationTable())
+                .replace("{{configuration}}", configurationTable())
+                .replace("{{results}}", tables() + String.join("", images))
+                .replace("{{targets}}", targetsTable());
+        Files.writeString(dir.resolve(FILE_NAME), text);
+    }
+
+    private String calibrationTable() {
+        return "| what | measured |\n|---|---|\n"
+                + f("| one PutObject of 200 KiB through the proxy at 150 ms (median of 10) | %.1f ms |%n",
+                        latencySeconds(Scenario.A) * 1e3)
+                + f("| one PutObject of 256 KiB through the proxy at 50 ms (median of 10) | %.1f ms |%n",
+                        latencySeconds(Scenario.B) * 1e3)
+                + f("| one stream straight to LocalStack (one %.0f MB PutObject, median of 3) | %.1f MB/s |%n",
+                        context.scale().cFileBytes() / 1e6, streamMBps())
+                + f("| scenario B's %d files straight to LocalStack by 50 plain threads (median) | %.2f s |%n",
+                        n(Scenario.B), bServerSeconds());
+    }
+
+    private String configurationTable() {
+        StringBuilder table = new StringBuilder("| scenario | strategies | `UploaderConfig` | `S3UploadOptions` "
+                + "| HTTP pool |\n|---|---|---|---|---|\n");
+        for (Scenario scenario : scenarios) {
+            for (StrategyKind kind : List.of(StrategyKind.LIBRARY_PLATFORM, StrategyKind.LIBRARY_NON_BLOCKING)) {
+                Setup setup = scenario.setup(kind, context.scale(), "-");
+                if (kind == StrategyKind.LIBRARY_NON_BLOCKING
+                        && scenario.setup(StrategyKind.LIBRARY_PLATFORM, context.scale(), "-").concurrency()
+                        == setup.concurrency()) {
+                    continue;
+                }
+                UploaderConfig c = setup.uploader();
+                S3UploadOptions o = setup.options();
+                table.append(f("| %s | %s | maxConcurrentUploads %d, maxConcurrentUploadsPerBatch %d, "
+                                + "maxAttachmentsPerBatch %d, maxQueuedUploads %d, maxBytesInFlight %d MiB; "
+                                + "executorType PLATFORM (4), VIRTUAL (5), default AUTO (6) | maxConcurrency %d, "
+                                + "multipartThreshold %d MiB, partSize %d MiB, partsInFlight %d | %d |%n",
+                        scenario.name(), scenario == Scenario.D ? (kind == StrategyKind.LIBRARY_PLATFORM
+                                ? "all but 5, 6, 7" : "5, 6, 7") : "all",
+                        c.maxConcurrentUploads(), c.maxConcurrentUploadsPerBatch(), c.maxAttachmentsPerBatch(),
+                        c.maxQueuedUploads(), c.maxBytesInFlight() >> 20, o.maxConcurrency(),
+                        o.multipartThreshold() >> 20, o.partSize() >> 20, o.partsInFlight(), setup.connections()));
+            }
+        }
+        return table.toString();
+    }
+
+    /** Draws the scenario's chart and returns the Markdown that shows it. */
+    private String chart(Scenario scenario, Path dir) throws IOException {
+        List<Row> measured = rows(scenario).stream().filter(Row::measured).toList();
+        List<String> labels = measured.stream().map(r -> r.kind().shortLabel).toList();
+        Path file = dir.resolve("scenario-" + scenario.name().toLowerCase(Locale.ROOT) + ".png");
+        if (scenario == Scenario.E) {
+            Charts.bars(file, "E: the unrelated task's p99 latency (ms, log scale)", "ms", labels, List.of(
+                    new Charts.Series("alone", measured.stream().map(r -> Math.max(0.1, r.median("baseP99Ms")))
+                            .toList()),
+                    new Charts.Series("while the 14,000-upload batch runs", measured.stream()
+                            .map(r -> Math.max(0.1, r.median("probeP99Ms"))).toList()),
+                    new Charts.Series("1-file batch meanwhile", measured.stream()
+                            .map(r -> Math.max(0.1, r.median("oneFileMs"))).toList())), true);
+        } else {
+            Charts.bars(file, scenario.name() + ": makespan, median of " + context.scale().runs() + " runs (s)", "s",
+                    labels, List.of(
+                            new Charts.Series("makespan", measured.stream().map(r -> r.median("makespanMs") / 1e3)
+                                    .toList()),
+                            new Charts.Series("ideal at its concurrency", measured.stream().map(this::ownIdeal)
+                                    .toList())), false);
+        }
+        return "![" + scenario.name() + "](" + CHARTS + "/" + file.getFileName() + ")\n\n";
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

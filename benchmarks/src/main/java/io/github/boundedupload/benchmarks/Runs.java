@@ -1,0 +1,53 @@
+package io.github.boundedupload.benchmarks;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/** The measured runs of one strategy in one scenario, each printed as a result line. */
+final class Runs {
+
+    private Runs() {
+    }
+
+    /**
+     * Uploads {@code batch.apply(run)} for every measured run, timing it and metering the JVM, then calls
+     * {@code afterEach} (outside the measurement).
+     */
+    static void measure(Scenario scenario, StrategyKind kind, Scale scale, Strategy strategy,
+            IntFunction<List<Item>> batch, Runnable afterEach) throws Exception {
+        Meter meter = new Meter();
+        for (int run = 1; run <= scale.runs(); run++) {
+            List<Item> items = batch.apply(run);
+            meter.start();
+            long start = System.nanoTime();
+            strategy.upload(items);
+            long took = System.nanoTime() - start;
+            Meter.Usage usage = meter.stop();
+            Map<String, Object> result = result(scenario, kind, run, usage);
+            result.put("makespanMs", TimeUnit.NANOSECONDS.toMicros(took) / 1000.0);
+            System.out.println(Line.format(result));
+            afterEach.run();
+        }
+    }
+
+    /** The fields every result line has. */
+    static Map<String, Object> result(Scenario scenario, StrategyKind kind, int run, Meter.Usage usage) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("scenario", scenario);
+        result.put("strategy", kind);
+        result.put("run", run);
+        result.put("heapUsedMiB", usage.peakHeapUsed() / (1024.0 * 1024));
+        result.put("heapAfterGcMiB", usage.peakHeapAfterGc() / (1024.0 * 1024));
+        result.put("threads", usage.peakThreads());
+        return result;
+    }
+
+    /** The items again, each under {@code prefix/} and its position. */
+    static List<Item> keyed(List<Item> items, String prefix) {
+        return java.util.stream.IntStream.range(0, items.size())
+                .mapToObj(i -> items.get(i).withKey(prefix + "/" + i + "-" + items.get(i).fileName())).toList();
+    }
+}

@@ -1,0 +1,119 @@
+package io.github.boundedupload.benchmarks;
+
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.s3.S3UploadOptions;
+import java.time.Duration;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The five source cases, and how every strategy is set up in each: the same concurrency and the same HTTP pool
+ * wherever the strategy lets them be chosen, and this library configured as its README and docs tell a user to.
+ */
+enum Scenario {
+    A("10 attachments of 200 KiB, 150 ms latency per request (source 000)"),
+    B("1,344 files of 256 KiB, 50 ms latency per request (source 001, scaled to LocalStack's memory)"),
+    C("4 files of 180 MB on disk, no added latency (source 001's large files)"),
+    D("500 uploads of 2 s each, in process (source 004: permits vs threads)"),
+    E("isolation: a 14,000-upload batch next to the rest of the application (source 004)");
+
+    static final int A_FILES = 10;
+    static final int A_SIZE = 200 * 1024;
+    static final Duration A_LATENCY = Duration.ofMillis(150);
+    static final int B_SIZE = 256 * 1024;
+    static final Duration B_LATENCY = Duration.ofMillis(50);
+    static final int C_FILES = 4;
+    static final int SMALL_SIZE = 1024;
+    static final Duration E_LATENCY = Duration.ofMillis(30);
+    /** Scenario D: strategies whose waiting uploads hold a platform thread get 64 (Kotlin's Dispatchers.IO)... */
+    static final int D_THREADS = 64;
+    /** ...those whose waiting uploads hold no platform thread get a permit per upload. */
+    static final int D_PERMITS = 500;
+    static final int E_CONCURRENCY = 64;
+    /** Scenario E: this library lets one batch take 56 of its 64 permits, leaving 8 for other requests. */
+    static final int E_PER_BATCH = 56;
+
+    final String title;
+
+    Scenario(String title) {
+        this.title = title;
+    }
+
+    /** Uploads in the measured batch. */
+    int uploads(Scale scale) {
+        return switch (this) {
+            case A -> A_FILES;
+            case B -> scale.bFiles();
+            case C -> C_FILES;
+            case D -> scale.dUploads();
+            case E -> scale.eUploads();
+        };
+    }
+
+    /** Whether the strategy is measured at all; D's naive strategies take N x latency by construction. */
+    boolean measures(StrategyKind kind) {
+        return this != D || kind != StrategyKind.SEQUENTIAL && kind != StrategyKind.PARALLEL_STREAM;
+    }
+
+    /** Whether a strategy's uploads wait without holding a platform thread (scenario D gives those more). */
+    static boolean permitBound(StrategyKind kind) {
+        return kind == StrategyKind.LIBRARY_VIRTUAL || kind == StrategyKind.LIBRARY_NON_BLOCKING
+                || kind == StrategyKind.TRANSFER_MANAGER;
+    }
+
+    /** How a strategy is set up in this scenario. */
+    Setup setup(StrategyKind kind, Scale scale, String bucket) {
+        return switch (this) {
+            case A -> setup(bucket, A_FILES, A_FILES, A_FILES, A_FILES);
+            case B -> setup(bucket, 50, 50, 50, scale.bFiles());
+            // One file per upload slot; 16 connections: four multipart uploads of four parts in flight each.
+            case C -> setup(bucket, C_FILES, 16, C_FILES, C_FILES);
+            case D -> {
+                int concurrency = permitBound(kind) ? D_PERMITS : D_THREADS;
+                yield setup(bucket, concurrency, concurrency, concurrency, scale.dUploads());
+            }
+            case E -> setup(bucket, E_CONCURRENCY, E_CONCURRENCY, E_PER_BATCH, scale.eUploads());
+        };
+    }
+
+    private static Setup setup(String bucket, int concurrency, int connections, int perBatch, int batchSize) {
+        UploaderConfig uploader = UploaderConfig.builder()
+                .name("bench")
+                .maxConcurrentUploads(concurrency)
+                .maxConcurrentUploadsPerBatch(perBatch)
+                .maxAttachmentsPerBatch(Math.max(UploaderConfig.DEFAULT_MAX_ATTACHMENTS_PER_BATCH, batchSize))
+                .maxQueuedUploads(Math.max(UploaderConfig.DEFAULT_MAX_QUEUED_UPLOADS, batchSize + 1_000))
+                .build();
+        S3UploadOptions options = S3UploadOptions.builder().maxConcurrency(connections).build();
+        return new Setup(bucket, concurrency, connections, uploader, options);
+    }
+
+    /**
+     * Uploads of the batch in flight at once: chosen by the scenario where the strategy allows it, else what the
+     * strategy's construction gives (1 for the loop; the common pool's threads and the caller for
+     * {@code parallelStream()}; the source's pool for the {@code CompletableFuture} strategy).
+     */
+    int inFlight(StrategyKind kind, Scale scale) {
+        int n = uploads(scale);
+        Setup setup = setup(kind, scale, "-");
+        int inFlight = switch (kind) {
+            case SEQUENTIAL -> 1;
+            case PARALLEL_STREAM -> ForkJoinPool.getCommonPoolParallelism() + 1;
+            case COMPLETABLE_FUTURE -> CompletableFutureUploads.inFlight(n);
+            case LIBRARY_PLATFORM, LIBRARY_VIRTUAL, LIBRARY_NON_BLOCKING ->
+                    setup.uploader().maxConcurrentUploadsPerBatch();
+            case TRANSFER_MANAGER -> setup.connections();
+        };
+        return Math.min(n, inFlight);
+    }
+
+    /** The time one upload takes in a latency-bound scenario (as configured; A and B are measured instead). */
+    Duration configuredLatency(Scale scale) {
+        return switch (this) {
+            case A -> A_LATENCY;
+            case B -> B_LATENCY;
+            case C -> Duration.ZERO;
+            case D -> scale.dLatency();
+            case E -> E_LATENCY;
+        };
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.boundedupload.benchmarks;
+
+import io.github.boundedupload.testsupport.TestData;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Source 000: the 10 attachments of one request (200 KiB each) to LocalStack, 150 ms of latency on every response.
+ * Warm-up: the same batch three times under the latency, so that every strategy has opened its connections (up to
+ * 10 at once) and compiled its code before the first measured run.
+ */
+final class ScenarioA {
+
+    private ScenarioA() {
+    }
+
+    static void run(StrategyKind kind, Scale scale) throws Exception {
+        List<Item> attachments = IntStream.range(0, Scenario.A_FILES)
+                .mapToObj(i -> Item.ofBytes("week-3-" + i + ".bin", "", TestData.bytes(i, Scenario.A_SIZE)))
+                .toList();
+        try (LocalStackTarget target = LocalStackTarget.behindLatency("a", Scenario.A_LATENCY);
+                Strategy strategy = kind.open(target.backend(), Scenario.A.setup(kind, scale, target.bucketName()))) {
+            for (int warm = 1; warm <= 3; warm++) {
+                strategy.upload(Runs.keyed(attachments, "warm-" + warm));
+            }
+            target.empty();
+            Runs.measure(Scenario.A, kind, scale, strategy, run -> Runs.keyed(attachments, "run-" + run),
+                    target::empty);
+        }
+    }
+}

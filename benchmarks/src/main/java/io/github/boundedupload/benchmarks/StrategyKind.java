@@ -1,0 +1,37 @@
+package io.github.boundedupload.benchmarks;
+
+import io.github.boundedupload.ExecutorType;
+
+/** The seven strategies, in the order the report lists them. */
+enum StrategyKind {
+    SEQUENTIAL("1 sequential loop", "loop", false),
+    PARALLEL_STREAM("2 parallelStream()", "parallelStream", false),
+    COMPLETABLE_FUTURE("3 CompletableFuture, pool 10/40/50", "CF + pool", false),
+    LIBRARY_PLATFORM("4 library, platform threads", "lib platform", true),
+    LIBRARY_VIRTUAL("5 library, virtual threads", "lib virtual", true),
+    LIBRARY_NON_BLOCKING("6 library, non-blocking", "lib non-blocking", true),
+    TRANSFER_MANAGER("7 Transfer Manager", "Transfer Manager", false);
+
+    final String label;
+    final String shortLabel;
+    final boolean library;
+
+    StrategyKind(String label, String shortLabel, boolean library) {
+        this.label = label;
+        this.shortLabel = shortLabel;
+        this.library = library;
+    }
+
+    /** Builds the strategy: its clients, pools and uploaders. */
+    Strategy open(Backend backend, Setup setup) {
+        return switch (this) {
+            case SEQUENTIAL -> new SequentialLoop(backend, setup);
+            case PARALLEL_STREAM -> new ParallelStreamUploads(backend, setup);
+            case COMPLETABLE_FUTURE -> new CompletableFutureUploads(backend, setup);
+            case LIBRARY_PLATFORM -> new LibraryBlocking(backend, setup, ExecutorType.PLATFORM);
+            case LIBRARY_VIRTUAL -> new LibraryBlocking(backend, setup, ExecutorType.VIRTUAL);
+            case LIBRARY_NON_BLOCKING -> new LibraryNonBlocking(backend, setup);
+            case TRANSFER_MANAGER -> new TransferManagerUploads(backend, setup);
+        };
+    }
+}

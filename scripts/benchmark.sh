@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the benchmarks (module benchmarks) and writes docs/benchmarks.md and docs/benchmarks/*.png.
+#
+#   scripts/benchmark.sh            the full run: the source cases' sizes, 3 measured runs each (about 40 minutes)
+#   scripts/benchmark.sh --quick    small batches, 1 run each, written to benchmarks/target/quick/ (a few minutes)
+#   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios
+#
+# Builds the module, starts LocalStack and Toxiproxy with scripts/test-services.sh (reusing them when they already
+# run; installing them into ~/.cache/bounded-upload on first use) and runs the harness on JDK 21+ (virtual threads):
+# BENCHMARK_JAVA_HOME, else Temurin 25 where this project's machines have it, else JAVA_HOME.
+# Every measurement has a bucket of its own, deleted afterwards; services this script started are stopped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JDK=${BENCHMARK_JAVA_HOME:-}
+if [ -z "$JDK" ]; then
+  if [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]; then JDK=/usr/lib/jvm/temurin-25-jdk-amd64; else JDK=${JAVA_HOME:-}; fi
+fi
+JAVA=${JDK:+$JDK/bin/}java
+if ! "$JAVA" -version 2>&1 | grep -Eq 'version "(2[1-9]|[3-9][0-9])'; then
+  echo "benchmark.sh: needs Java 21 or later for virtual threads; set BENCHMARK_JAVA_HOME" >&2; exit 1
+fi
+
+./mvnw -q -pl benchmarks -am package -DskipTests
+
+if scripts/test-services.sh status; then
+  echo "[benchmark] LocalStack and Toxiproxy already run: using them"
+else
+  scripts/test-services.sh start
+  trap 'scripts/test-services.sh stop' EXIT
+fi
+export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}
+export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
+
+"$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data \
+  -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+  io.github.boundedupload.benchmarks.BenchmarkMain "$@"
