@@ -32,6 +32,10 @@ final class Charts {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setXAxisLabelRotation(20);
         chart.getStyler().setYAxisLogarithmic(logarithmic);
+        if (logarithmic) {
+            chart.getStyler().setYAxisMin(series.stream().flatMap(one -> one.values().stream())
+                    .mapToDouble(Number::doubleValue).min().orElse(1) / 2);
+        }
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         for (Series one : series) {
             chart.addSeries(one.name(), categories, one.values());

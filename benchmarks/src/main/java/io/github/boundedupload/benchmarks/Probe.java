@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The rest of the application, in scenario E: every 10 ms an unrelated task (a 1 ms blocking call, such as a cache
@@ -32,7 +35,11 @@ final class Probe {
         thread.setDaemon(true);
         return thread;
     });
-    private final List<long[]> tasks = new ArrayList<>(); // {due, finished or 0}; added by the clock thread only
+    /** One submitted task: when it was due, and when it finished (nanoTime). */
+    private record Task(long due, CompletableFuture<Long> finished) {
+    }
+
+    private final List<Task> tasks = new ArrayList<>(); // added by the clock thread only
     private long start;
 
     /** Starts submitting the task every {@link #PERIOD}. */
@@ -42,7 +49,7 @@ final class Probe {
     }
 
     private void submit() {
-        long[] task = {start + tasks.size() * PERIOD.toNanos(), 0};
+        Task task = new Task(start + tasks.size() * PERIOD.toNanos(), new CompletableFuture<>());
         tasks.add(task);
         shared.execute(() -> {
             try {
@@ -50,34 +57,36 @@ final class Probe {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            synchronized (task) {
-                task[1] = System.nanoTime();
-            }
+            task.finished().complete(System.nanoTime());
         });
     }
 
-    /** Stops submitting and returns the latencies of everything submitted. */
+    /**
+     * Stops submitting and returns the latencies of everything submitted: waits for the submitted tasks to finish,
+     * at most {@link #PERIOD} (the last ones were just submitted); those still waiting then count as unfinished,
+     * with the time they have waited so far.
+     */
     Latencies stop() {
         clock.shutdown();
         try {
             clock.awaitTermination(1, TimeUnit.SECONDS);
+            CompletableFuture.allOf(tasks.stream().map(Task::finished).toArray(CompletableFuture[]::new))
+                    .get(PERIOD.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (TimeoutException | ExecutionException e) {
+            // some tasks are still waiting for a thread of the shared pool: they count as unfinished
         }
         long now = System.nanoTime();
         double[] millis = new double[tasks.size()];
         int unfinished = 0;
         for (int i = 0; i < millis.length; i++) {
-            long[] task = tasks.get(i);
-            long finished;
-            synchronized (task) {
-                finished = task[1];
-            }
-            if (finished == 0) {
+            Task task = tasks.get(i);
+            Long finished = task.finished().getNow(null);
+            if (finished == null) {
                 unfinished++;
-                finished = now;
             }
-            millis[i] = (finished - task[0]) / 1e6;
+            millis[i] = ((finished != null ? finished : now) - task.due()) / 1e6;
         }
         Arrays.sort(millis);
         return new Latencies(Stats.percentile(millis, 50), Stats.percentile(millis, 99),

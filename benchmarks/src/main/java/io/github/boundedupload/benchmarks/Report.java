@@ -226,7 +226,7 @@ final class Report {
                             : f("%.2f", row.median("makespanMs") / 1e3 / ownIdeal(row))));
             table.append(f("%.1f / %.1f | %.1f / %.1f%s | %.2f | ", row.median("baseP50Ms"), row.median("baseP99Ms"),
                     row.median("probeP50Ms"), row.median("probeP99Ms"),
-                    unfinished > 0 ? f(" (%d tasks never ran)", unfinished) : "",
+                    unfinished > 0 ? f(" (%d still waiting at the end)", unfinished) : "",
                     row.medianRatio("probeP99Ms", "baseP99Ms")));
             table.append(f("%s%.0f (%.0f) | %.1f | ", oneStopped > 0 ? "> " : "", row.median("oneFileMs"),
                     row.median("singleMs"), row.medianRatio("oneFileMs", "singleMs")));
