@@ -1,0 +1,253 @@
+package io.github.boundedupload.s3;
+
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.s3.internal.AsyncOps;
+import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Settings;
+import io.github.boundedupload.s3.internal.Transfer;
+import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+
+/**
+ * An {@link AsyncFileUploader} on the non-blocking {@link S3AsyncClient}: {@code upload} returns at once, and an
+ * upload holds no thread while it waits for S3. Cancelling its future aborts the requests in flight, aborts a
+ * multipart upload, and deletes an object S3 stored just before the cancel came.
+ *
+ * <p><b>Permits and the connection pool.</b> At most {@link S3UploadOptions#maxConcurrency()} requests are in flight
+ * at once; the rest wait in this uploader's queue, without a thread, for as long as their upload may take. Set it to
+ * the client's pool size (Netty {@code maxConcurrency}, default 50): then a batch of thousands never waits inside the
+ * client for a connection, where requests fail after its {@code connectionAcquisitionTimeout} (10 s by default).
+ * {@link #builder(S3AsyncClientBuilder, String)} builds a client whose pool is that size.
+ *
+ * <p><b>Threads.</b> Files and byte arrays are sent without a thread of ours. Reading an {@code InputStream} blocks,
+ * so stream content is read on the read executor: by default a pool of up to {@code maxConcurrency} daemon threads
+ * ({@code bounded-upload-s3-read-N}) that exist only while streams are read; supply your own with
+ * {@link Builder#readExecutor(Executor)}.
+ *
+ * <pre>{@code
+ * // the application's client, with a Netty pool of 64 connections
+ * S3AsyncFileUploader storage = S3AsyncFileUploader.builder(s3AsyncClient, "my-bucket")
+ *     .options(S3UploadOptions.builder().maxConcurrency(64).build())
+ *     .build();
+ *
+ * // or a client built for the uploader, its pool matching the permits; closing the uploader closes it
+ * S3AsyncFileUploader storage = S3AsyncFileUploader.builder(
+ *         S3AsyncClient.builder().region(Region.EU_WEST_1), "my-bucket").build();
+ * }</pre>
+ */
+public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseable {
+
+    private final S3AsyncClient client;
+    private final boolean ownsClient;
+    private final Settings settings;
+    private final AsyncOps ops;
+    private final @Nullable ThreadPoolExecutor ownReads;
+
+    private S3AsyncFileUploader(Builder builder) {
+        S3UploadOptions options = builder.options;
+        if (builder.client != null) {
+            this.client = builder.client;
+            this.ownsClient = false;
+        } else {
+            this.client = Objects.requireNonNull(builder.clientBuilder)
+                    .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(options.maxConcurrency()))
+                    .build();
+            this.ownsClient = true;
+        }
+        this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
+                client.utilities(), client.serviceClientConfiguration()));
+        this.ownReads = builder.reads == null ? readPool(options.maxConcurrency()) : null;
+        this.ops = new AsyncOps(client, options.maxConcurrency(), builder.reads != null ? builder.reads : ownReads);
+    }
+
+    /** Threads only while streams are read: they end after 10 idle seconds; the queue holds one task per upload. */
+    private static ThreadPoolExecutor readPool(int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadFactory factory = task -> {
+            Thread thread = new Thread(task, "bounded-upload-s3-read-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 10, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), factory);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /**
+     * A builder for an uploader to a bucket through the application's client.
+     *
+     * @param client the client; the uploader never closes it. Tell the uploader its pool size with
+     *        {@link S3UploadOptions.Builder#maxConcurrency(int)}.
+     * @param bucket the bucket
+     * @return a new builder
+     */
+    public static Builder builder(S3AsyncClient client, String bucket) {
+        return new Builder(Objects.requireNonNull(client, "client"), null, bucket);
+    }
+
+    /**
+     * A builder for an uploader that builds its own client from the given client builder (region, endpoint,
+     * credentials, ...), on a Netty connection pool of {@link S3UploadOptions#maxConcurrency()} connections, so that
+     * the uploader's permits and the pool agree. The uploader owns that client: {@link #close()} closes it. The
+     * client builder's HTTP client setting is replaced.
+     *
+     * @param clientBuilder the client builder
+     * @param bucket the bucket
+     * @return a new builder
+     */
+    public static Builder builder(S3AsyncClientBuilder clientBuilder, String bucket) {
+        return new Builder(null, Objects.requireNonNull(clientBuilder, "clientBuilder"), bucket);
+    }
+
+    /**
+     * Starts storing the request's content under its key. Returns at once.
+     *
+     * @param request what to store and where
+     * @return completes with what S3 holds, or exceptionally with an {@link S3UploadException}; cancelling it stops
+     *         the upload and leaves nothing stored
+     */
+    @Override
+    public CompletableFuture<StoredObject> upload(UploadRequest request) {
+        Transfer transfer = new Transfer(settings, ops, request);
+        CompletableFuture<StoredObject> result = new CompletableFuture<>();
+        result.whenComplete((stored, failure) -> {
+            if (result.isCancelled()) {
+                transfer.cancel();
+            }
+        });
+        transfer.start().whenComplete((stored, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(Failures.unwrap(failure));
+            } else {
+                result.complete(stored);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Starts deleting the object under a key; a key that holds nothing is not an error.
+     *
+     * @param key the key
+     * @return completes when the object is gone, or exceptionally with an {@link S3UploadException}
+     */
+    @Override
+    public CompletableFuture<Void> delete(String key) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        CompletableFuture<?> deleted = ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
+                .build());
+        result.whenComplete((ignored, failure) -> {
+            if (result.isCancelled()) {
+                deleted.cancel(true);
+            }
+        });
+        deleted.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(Failures.delete(settings, key, failure));
+            } else {
+                result.complete(null);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The bucket objects are stored in.
+     *
+     * @return the bucket name
+     */
+    public String bucket() {
+        return settings.bucket();
+    }
+
+    /**
+     * The options objects are stored with.
+     *
+     * @return the options
+     */
+    public S3UploadOptions options() {
+        return settings.options();
+    }
+
+    /**
+     * Closes the client if this uploader built it, and stops its own read threads. Uploads still running fail.
+     */
+    @Override
+    public void close() {
+        if (ownReads != null) {
+            ownReads.shutdown();
+        }
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "S3AsyncFileUploader[s3://" + settings.bucket() + "]";
+    }
+
+    /** Builds an {@link S3AsyncFileUploader}. Not thread-safe. */
+    public static final class Builder {
+        private final @Nullable S3AsyncClient client;
+        private final @Nullable S3AsyncClientBuilder clientBuilder;
+        private final String bucket;
+        private S3UploadOptions options = S3UploadOptions.defaults();
+        private @Nullable Executor reads;
+
+        private Builder(@Nullable S3AsyncClient client, @Nullable S3AsyncClientBuilder clientBuilder, String bucket) {
+            this.client = client;
+            this.clientBuilder = clientBuilder;
+            this.bucket = Objects.requireNonNull(bucket, "bucket");
+            if (bucket.isBlank()) {
+                throw new IllegalArgumentException("bucket is blank");
+            }
+        }
+
+        /**
+         * Sets how objects are stored, and how many requests may be in flight.
+         *
+         * @param options the options; {@link S3UploadOptions#defaults()} by default
+         * @return this builder
+         */
+        public Builder options(S3UploadOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * Supplies the executor that reads {@code InputStream} content (blocking reads, one task per stream being
+         * read). It must run tasks without waiting for each other; the uploader never shuts it down.
+         *
+         * @param executor the executor, or {@code null} for the uploader's own read threads
+         * @return this builder
+         */
+        public Builder readExecutor(@Nullable Executor executor) {
+            this.reads = executor;
+            return this;
+        }
+
+        /**
+         * Builds the uploader (and its client, when given a client builder).
+         *
+         * @return a new uploader
+         */
+        public S3AsyncFileUploader build() {
+            return new S3AsyncFileUploader(this);
+        }
+    }
+}

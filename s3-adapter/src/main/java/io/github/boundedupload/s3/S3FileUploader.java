@@ -1,0 +1,155 @@
+package io.github.boundedupload.s3;
+
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Settings;
+import io.github.boundedupload.s3.internal.SyncOps;
+import io.github.boundedupload.s3.internal.Transfer;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+
+/**
+ * A {@link FileUploader} on the blocking {@link S3Client} the application already has: each upload runs on the
+ * calling thread (the uploader's), one PutObject up to the multipart threshold, a multipart upload above it with its
+ * parts one after another. It starts no threads and never closes the client.
+ *
+ * <p>Interrupting the calling thread stops the upload (the core interrupts on timeout and cancel); a multipart
+ * upload is then aborted before {@code upload} returns. At most {@link S3UploadOptions#maxConcurrency()} requests
+ * run at once: give the client at least as many connections ({@code ApacheHttpClient.builder().maxConnections(n)},
+ * default 50), and threads beyond that wait here, for as long as their upload may take, instead of failing in the
+ * client's pool after its connection acquisition timeout.
+ *
+ * <pre>{@code
+ * S3Client s3 = S3Client.create();                         // the application's client
+ * FileUploader storage = S3FileUploader.builder(s3, "my-bucket").build();
+ * ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+ *         UploaderConfig.builder().keyStrategy(KeyStrategy.datedUuid("attachments")).build());
+ * }</pre>
+ */
+public final class S3FileUploader implements FileUploader {
+
+    private final S3Client client;
+    private final Settings settings;
+    private final SyncOps ops;
+
+    private S3FileUploader(Builder builder) {
+        this.client = builder.client;
+        S3UploadOptions options = builder.options;
+        this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
+                client.utilities(), client.serviceClientConfiguration()));
+        this.ops = new SyncOps(client, options.maxConcurrency());
+    }
+
+    /**
+     * A builder for an uploader to a bucket through the given client.
+     *
+     * @param client the application's client; the uploader never closes it
+     * @param bucket the bucket
+     * @return a new builder
+     */
+    public static Builder builder(S3Client client, String bucket) {
+        return new Builder(client, bucket);
+    }
+
+    /**
+     * Stores the request's content under its key.
+     *
+     * @param request what to store and where
+     * @return what S3 holds: key, size, ETag, version id, checksum and location
+     * @throws S3UploadException when S3 refuses, cannot be reached, the content cannot be read, or the thread is
+     *         interrupted (its interrupt status is then set)
+     */
+    @Override
+    public StoredObject upload(UploadRequest request) {
+        return join(new Transfer(settings, ops, request).start());
+    }
+
+    /**
+     * Deletes the object under a key; a key that holds nothing is not an error.
+     *
+     * @param key the key
+     * @throws S3UploadException when S3 refuses or cannot be reached
+     */
+    @Override
+    public void delete(String key) {
+        CompletableFuture<?> deleted = ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
+                .build());
+        try {
+            deleted.join();
+        } catch (CompletionException e) {
+            throw Failures.delete(settings, key, e);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join(); // already complete: every call ran on this thread
+        } catch (CompletionException e) {
+            Throwable cause = Failures.unwrap(e);
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
+        }
+    }
+
+    /**
+     * The bucket objects are stored in.
+     *
+     * @return the bucket name
+     */
+    public String bucket() {
+        return settings.bucket();
+    }
+
+    /**
+     * The options objects are stored with.
+     *
+     * @return the options
+     */
+    public S3UploadOptions options() {
+        return settings.options();
+    }
+
+    @Override
+    public String toString() {
+        return "S3FileUploader[s3://" + settings.bucket() + "]";
+    }
+
+    /** Builds an {@link S3FileUploader}. Not thread-safe. */
+    public static final class Builder {
+        private final S3Client client;
+        private final String bucket;
+        private S3UploadOptions options = S3UploadOptions.defaults();
+
+        private Builder(S3Client client, String bucket) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.bucket = Objects.requireNonNull(bucket, "bucket");
+            if (bucket.isBlank()) {
+                throw new IllegalArgumentException("bucket is blank");
+            }
+        }
+
+        /**
+         * Sets how objects are stored.
+         *
+         * @param options the options; {@link S3UploadOptions#defaults()} by default
+         * @return this builder
+         */
+        public Builder options(S3UploadOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * Builds the uploader.
+         *
+         * @return a new uploader
+         */
+        public S3FileUploader build() {
+            return new S3FileUploader(this);
+        }
+    }
+}

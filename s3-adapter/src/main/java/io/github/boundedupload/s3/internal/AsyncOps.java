@@ -1,0 +1,118 @@
+package io.github.boundedupload.s3.internal;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * {@link S3Ops} on the non-blocking client: every call goes through the {@link RequestLimiter}, so that no more
+ * requests are in flight than the client's connection pool serves; blocking reads run on the read executor.
+ */
+public final class AsyncOps implements S3Ops {
+
+    /** As many requests may wait as Netty lets wait for a connection by default (maxPendingConnectionAcquires). */
+    public static final int MAX_WAITING = 10_000;
+
+    private final S3AsyncClient client;
+    private final RequestLimiter limiter;
+    private final Executor reads;
+
+    public AsyncOps(S3AsyncClient client, int maxConcurrency, Executor reads) {
+        this.client = client;
+        this.limiter = new RequestLimiter(maxConcurrency, MAX_WAITING);
+        this.reads = reads;
+    }
+
+    /** The limiter, for tests that watch it. */
+    public RequestLimiter limiter() {
+        return limiter;
+    }
+
+    @Override
+    public CompletableFuture<PutObjectResponse> put(PutObjectRequest request, Payload payload, Cancellables tasks) {
+        return limiter.run(() -> client.putObject(request, payload.async(reads, tasks)));
+    }
+
+    @Override
+    public CompletableFuture<CreateMultipartUploadResponse> create(CreateMultipartUploadRequest request) {
+        return limiter.run(() -> client.createMultipartUpload(request));
+    }
+
+    @Override
+    public CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, Payload payload,
+            Cancellables tasks) {
+        return limiter.run(() -> client.uploadPart(request, payload.async(reads, tasks)));
+    }
+
+    @Override
+    public CompletableFuture<CompleteMultipartUploadResponse> complete(CompleteMultipartUploadRequest request) {
+        return limiter.run(() -> client.completeMultipartUpload(request));
+    }
+
+    @Override
+    public CompletableFuture<AbortMultipartUploadResponse> abort(AbortMultipartUploadRequest request) {
+        return limiter.run(() -> client.abortMultipartUpload(request));
+    }
+
+    @Override
+    public CompletableFuture<HeadObjectResponse> head(HeadObjectRequest request) {
+        return limiter.run(() -> client.headObject(request));
+    }
+
+    @Override
+    public CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request) {
+        return limiter.run(() -> client.deleteObject(request));
+    }
+
+    @Override
+    public <T> CompletableFuture<T> read(Callable<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        FutureTask<T> task = new FutureTask<>(work) {
+            @Override
+            protected void done() {
+                try {
+                    result.complete(get());
+                } catch (ExecutionException e) {
+                    result.completeExceptionally(e.getCause());
+                } catch (InterruptedException | RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            }
+        };
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                task.cancel(true);
+            }
+        });
+        try {
+            reads.execute(task);
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> cleanup(Supplier<CompletableFuture<T>> call) {
+        return call.get();
+    }
+}

@@ -1,0 +1,121 @@
+package io.github.boundedupload.s3.internal;
+
+import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.s3.S3UploadException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * What a failure means for the object, and the one exception type users see. Messages are built from the bucket,
+ * key, file name and S3's error code and message (escaped): never from request URLs, headers or content.
+ */
+public final class Failures {
+
+    private Failures() {
+    }
+
+    /** The failure itself, without the wrappers futures add. */
+    public static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /**
+     * S3 answered and refused the request: whatever it was asked to store, it did not. Request timeouts (408) and
+     * throttling (429) are not refusals of the content, and 5xx answers leave the outcome open.
+     */
+    static boolean refused(Throwable failure) {
+        Throwable t = unwrap(failure);
+        if (!(t instanceof S3Exception)) {
+            return false;
+        }
+        int status = ((S3Exception) t).statusCode();
+        return status >= 400 && status < 500 && status != 408 && status != 429;
+    }
+
+    /** S3 answered 404 (no such key, or no such upload). */
+    static boolean notFound(Throwable failure) {
+        Throwable t = unwrap(failure);
+        return t instanceof S3Exception && ((S3Exception) t).statusCode() == 404;
+    }
+
+    /** The exception for a failed upload, unless the failure already is one. */
+    static S3UploadException upload(Settings settings, String key, String fileName, Throwable failure,
+            boolean mayBeStored, @Nullable String note) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof S3UploadException && note == null && !mayBeStored) {
+            return (S3UploadException) cause;
+        }
+        String message = "could not upload " + Names.quote(fileName) + " to s3://" + settings.bucket() + "/"
+                + unquoted(key) + ": " + describe(cause)
+                + (note == null ? "" : "; " + note)
+                + (mayBeStored ? "; the whole content was sent and no answer came: the object MAY BE STORED" : "");
+        return exception(message, settings, key, fileName, cause, mayBeStored);
+    }
+
+    /** The exception for a failed delete. */
+    public static S3UploadException delete(Settings settings, String key, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        String message = "could not delete s3://" + settings.bucket() + "/" + unquoted(key) + ": "
+                + describe(cause);
+        return exception(message, settings, key, null, cause, true);
+    }
+
+    private static S3UploadException exception(String message, Settings settings, String key,
+            @Nullable String fileName, Throwable cause, boolean mayBeStored) {
+        int status = 0;
+        String code = null;
+        if (cause instanceof S3Exception) {
+            S3Exception s3 = (S3Exception) cause;
+            status = s3.statusCode();
+            code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+        }
+        if (cause instanceof S3UploadException) {
+            S3UploadException earlier = (S3UploadException) cause;
+            status = earlier.statusCode().orElse(0);
+            code = earlier.errorCode().orElse(null);
+            mayBeStored |= earlier.mayBeStored();
+        }
+        return new S3UploadException(message, settings.bucket(), key, fileName, status, code, mayBeStored, cause);
+    }
+
+    /** A failure in a few words, for messages. */
+    static String describe(Throwable failure) {
+        Throwable t = unwrap(failure);
+        if (t instanceof S3Exception) {
+            S3Exception s3 = (S3Exception) t;
+            String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+            String text = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorMessage();
+            return "HTTP " + s3.statusCode() + (code == null ? "" : " " + code)
+                    + (text == null ? "" : ": " + unquoted(text));
+        }
+        if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException) {
+            return "timed out (" + unquoted(String.valueOf(t.getMessage())) + ")";
+        }
+        if (t instanceof AbortedException) {
+            return "aborted: the thread was interrupted";
+        }
+        if (t instanceof CancellationException) {
+            return "cancelled";
+        }
+        if (t instanceof S3UploadException) {
+            return unquoted(String.valueOf(t.getMessage()));
+        }
+        return Names.describe(t);
+    }
+
+    /** Untrusted text, escaped and shortened like core escapes file names, without the quotes. */
+    private static String unquoted(String text) {
+        String quoted = Names.quote(text.length() > 300 ? text.substring(0, 300) : text);
+        return quoted.substring(1, quoted.length() - 1);
+    }
+}

@@ -1,0 +1,300 @@
+package io.github.boundedupload.s3.internal;
+
+import io.github.boundedupload.AttachmentContent.StreamOpener;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.BlockingInputStreamAsyncRequestBody;
+import software.amazon.awssdk.core.sync.RequestBody;
+
+/**
+ * The body of one request, for either client: re-readable for every attempt, streamed, and watched by {@link Sent}.
+ * A file slice is read from disk by position (no buffer); a stream is opened again for every attempt; bytes are
+ * already in memory.
+ */
+abstract class Payload {
+
+    private static final String OCTET_STREAM = "application/octet-stream";
+    /** The SDK's chunk size for aws-chunked bodies. */
+    private static final int SLICE = 128 * 1024;
+
+    final Sent sent;
+
+    private Payload(Sent sent) {
+        this.sent = sent;
+    }
+
+    long length() {
+        return sent.length();
+    }
+
+    /** The body for the blocking client; it reads on the calling thread. */
+    final RequestBody sync() {
+        if (length() == 0) {
+            return RequestBody.empty();
+        }
+        return RequestBody.fromContentProvider(() -> {
+            try {
+                return new Tracked(open(), length(), sent.begin(), strictEnd());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, length(), OCTET_STREAM);
+    }
+
+    /** The body for the non-blocking client; blocking reads, if any, run on {@code reads}. */
+    final AsyncRequestBody async(Executor reads, Cancellables tasks) {
+        return length() == 0 ? observed(AsyncRequestBody.empty()) : asyncBody(reads, tasks);
+    }
+
+    abstract AsyncRequestBody asyncBody(Executor reads, Cancellables tasks);
+
+    /** Opens the content from its first byte, for one attempt. */
+    abstract InputStream open() throws IOException;
+
+    /** Whether the content must end exactly at {@link #length()} (false for a slice of a longer file). */
+    boolean strictEnd() {
+        return true;
+    }
+
+    /** {@code length} bytes of a file from {@code offset}, read from disk by position. */
+    static Payload fileSlice(Path file, long offset, Sent sent) {
+        return new Payload(sent) {
+            @Override
+            InputStream open() throws IOException {
+                FileChannel channel = FileChannel.open(file);
+                try {
+                    // An interruptible channel: interrupting the reading thread closes it, and the upload stops.
+                    return Channels.newInputStream(channel.position(offset));
+                } catch (IOException | RuntimeException e) {
+                    channel.close();
+                    throw e;
+                }
+            }
+
+            @Override
+            boolean strictEnd() {
+                return false;
+            }
+
+            @Override
+            AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
+                return observed(AsyncRequestBody.fromFile(c -> c.path(file).position(offset)
+                        .numBytesToRead(length())));
+            }
+        };
+    }
+
+    /** Bytes in memory (a buffered part of a stream); not copied. */
+    static Payload bytes(byte[] bytes, int length, Sent sent) {
+        return new Payload(sent) {
+            @Override
+            InputStream open() {
+                return new java.io.ByteArrayInputStream(bytes, 0, length);
+            }
+
+            @Override
+            AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
+                // Slices, not one buffer: the SDK cuts what it is handed into 128 KiB chunks, copying them all at once
+                // (flatMapIterable); one 8 MiB buffer would be copied whole, doubling every part in flight.
+                ByteBuffer[] slices = new ByteBuffer[(length + SLICE - 1) / SLICE];
+                for (int i = 0; i < slices.length; i++) {
+                    slices[i] = ByteBuffer.wrap(bytes, i * SLICE, Math.min(SLICE, length - i * SLICE));
+                }
+                return observed(AsyncRequestBody.fromRemainingByteBuffersUnsafe(slices));
+            }
+        };
+    }
+
+    /**
+     * A stream opened anew for every attempt. The non-blocking body reads it on {@code reads}, as fast as the
+     * connection takes it; an attempt that starts cancels the read of the one before.
+     */
+    static Payload stream(StreamOpener opener, Sent sent) {
+        return new Payload(sent) {
+            @Override
+            InputStream open() throws IOException {
+                return opener.open();
+            }
+
+            @Override
+            AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
+                AtomicReference<@Nullable FutureTask<?>> current = new AtomicReference<>();
+                Payload self = this;
+                return new AsyncRequestBody() {
+                    @Override
+                    public Optional<Long> contentLength() {
+                        return Optional.of(length());
+                    }
+
+                    @Override
+                    public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+                        BlockingInputStreamAsyncRequestBody body = AsyncRequestBody.forBlockingInputStream(length());
+                        body.subscribe(subscriber);
+                        FutureTask<Void> pump = new FutureTask<>(() -> {
+                            // Opened on the read thread, inside writeInputStream: a failure to open reaches the
+                            // subscriber like any read failure.
+                            try (InputStream in = new Lazy(self, sent.begin())) {
+                                body.writeInputStream(in);
+                            }
+                            return null;
+                        }) {
+                            @Override
+                            protected void done() {
+                                tasks.remove(this);
+                            }
+                        };
+                        FutureTask<?> previous = current.getAndSet(pump);
+                        if (previous != null) {
+                            previous.cancel(true);
+                        }
+                        tasks.add(pump);
+                        reads.execute(pump);
+                    }
+                };
+            }
+        };
+    }
+
+    /** Watches the buffers the HTTP client takes. */
+    final AsyncRequestBody observed(AsyncRequestBody body) {
+        return new AsyncRequestBody() {
+            @Override
+            public Optional<Long> contentLength() {
+                return body.contentLength();
+            }
+
+            @Override
+            public String contentType() {
+                return body.contentType();
+            }
+
+            @Override
+            public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+                Sent.Attempt attempt = sent.begin();
+                body.subscribe(new Subscriber<ByteBuffer>() {
+                    @Override
+                    public void onSubscribe(Subscription subscription) {
+                        subscriber.onSubscribe(subscription);
+                    }
+
+                    @Override
+                    public void onNext(ByteBuffer buffer) {
+                        attempt.add(buffer);
+                        subscriber.onNext(buffer);
+                    }
+
+                    @Override
+                    public void onError(Throwable failure) {
+                        subscriber.onError(failure);
+                    }
+
+                    @Override
+                    public void onComplete() {
+                        subscriber.onComplete();
+                    }
+                });
+            }
+        };
+    }
+
+    /**
+     * A payload's stream for one attempt: never reads past the length (a file slice), fails when the content ends
+     * early, and, for whole content, when it goes on past its length.
+     */
+    static final class Tracked extends InputStream {
+        private final InputStream in;
+        private final Sent.Attempt attempt;
+        private final boolean strictEnd;
+        private final long length;
+        private long left;
+
+        Tracked(InputStream in, long length, Sent.Attempt attempt, boolean strictEnd) {
+            this.in = in;
+            this.length = length;
+            this.left = length;
+            this.attempt = attempt;
+            this.strictEnd = strictEnd;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int n) throws IOException {
+            if (n == 0) {
+                return 0;
+            }
+            if (left == 0) {
+                if (strictEnd && in.read() >= 0) {
+                    throw new IOException("the content goes on past its length of " + length + " bytes");
+                }
+                return -1;
+            }
+            int read = in.read(buffer, offset, (int) Math.min(n, left));
+            if (read < 0) {
+                throw new IOException("the content ended after " + (length - left) + " bytes, before its length of "
+                        + length);
+            }
+            left -= read;
+            attempt.add(buffer, offset, read);
+            return read;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
+    /** Opens the payload's stream on first read, so that a failure to open is a read failure. */
+    private static final class Lazy extends InputStream {
+        private final Payload payload;
+        private final Sent.Attempt attempt;
+        private @Nullable InputStream in;
+
+        Lazy(Payload payload, Sent.Attempt attempt) {
+            this.payload = payload;
+            this.attempt = attempt;
+        }
+
+        private InputStream in() throws IOException {
+            if (in == null) {
+                in = new Tracked(payload.open(), payload.length(), attempt, payload.strictEnd());
+            }
+            return in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return in().read();
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int n) throws IOException {
+            return in().read(buffer, offset, n);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) {
+                in.close();
+            }
+        }
+    }
+}

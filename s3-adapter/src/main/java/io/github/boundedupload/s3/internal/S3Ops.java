@@ -1,0 +1,53 @@
+package io.github.boundedupload.s3.internal;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * The S3 calls an upload makes, behind one face for both clients, so that one {@link Transfer} serves both
+ * uploaders. Every call holds one of the uploader's permits while it runs. The blocking implementation runs each call
+ * on the calling thread and returns a completed future; the non-blocking one returns at once.
+ */
+interface S3Ops {
+
+    CompletableFuture<PutObjectResponse> put(PutObjectRequest request, Payload payload, Cancellables tasks);
+
+    CompletableFuture<CreateMultipartUploadResponse> create(CreateMultipartUploadRequest request);
+
+    CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, Payload payload, Cancellables tasks);
+
+    CompletableFuture<CompleteMultipartUploadResponse> complete(CompleteMultipartUploadRequest request);
+
+    CompletableFuture<AbortMultipartUploadResponse> abort(AbortMultipartUploadRequest request);
+
+    CompletableFuture<HeadObjectResponse> head(HeadObjectRequest request);
+
+    CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request);
+
+    /**
+     * Blocking work (reading content): on the calling thread, or on the uploader's read executor. Cancelling the
+     * returned future interrupts the work.
+     */
+    <T> CompletableFuture<T> read(Callable<T> work);
+
+    /**
+     * A call that cleans up after a failure, which must run even when the failure was an interrupt: the blocking
+     * implementation runs it with the thread's interrupt status cleared, then restores it.
+     */
+    <T> CompletableFuture<T> cleanup(Supplier<CompletableFuture<T>> call);
+}

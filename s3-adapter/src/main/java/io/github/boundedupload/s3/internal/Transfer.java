@@ -1,0 +1,583 @@
+package io.github.boundedupload.s3.internal;
+
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.s3.S3UploadException;
+import io.github.boundedupload.s3.S3UploadOptions;
+import io.github.boundedupload.spi.UploadRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+
+/**
+ * One upload, for either client ({@link S3Ops}): one PutObject up to the multipart threshold, a multipart upload
+ * above it, and for content of unknown length whichever its first part shows.
+ *
+ * <p><b>Why our own multipart loop</b> rather than the SDK's multipart client or its Transfer Manager: both are
+ * switched on when a client is built ({@code multipartEnabled(true)}, or the CRT client), and these adapters take
+ * the client the application already has; neither exists for the blocking {@code S3Client}; and cancelling their
+ * futures does not abort the upload (aws-sdk-java-v2#3274), while the core cancels on every timeout. Here, every
+ * request of a multipart upload holds a permit, a part of a file is read from disk by position (no buffer), a part of
+ * a stream is the only thing buffered ({@code partSize × (partsInFlight + 1)} at most), and a failed, cancelled or
+ * interrupted upload is aborted before its future completes.
+ *
+ * <p><b>Lost answers.</b> When a request fails after its whole body was handed to the HTTP client and no answer
+ * came (reset, timeout, interrupt, 5xx), S3 may have stored the object. A PutObject is then checked with HeadObject:
+ * the object under the key is ours when its size and checksum are those of the bytes sent (computed here while
+ * they went out), and the upload succeeds after all; a cancelled upload deletes it instead. A multipart upload is
+ * settled by its upload id: aborting it either succeeds (nothing stored) or finds it completed.
+ */
+public final class Transfer {
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.github.boundedupload.s3");
+    /** How long each clean-up request (abort, check, delete) may take, even after the upload's own time ran out. */
+    static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(10);
+    private static final AwsRequestOverrideConfiguration CLEANUP =
+            AwsRequestOverrideConfiguration.builder().apiCallTimeout(CLEANUP_TIMEOUT).build();
+    /** S3's limit of parts per upload. */
+    static final int MAX_PARTS = 10_000;
+
+    private final Settings settings;
+    private final S3UploadOptions options;
+    private final S3Ops ops;
+    private final UploadRequest request;
+    private final String key;
+    private final ChecksumAlgorithm algorithm;
+    private final @Nullable Long deadline;
+    private final Cancellables tasks = new Cancellables();
+
+    public Transfer(Settings settings, S3Ops ops, UploadRequest request) {
+        this.settings = settings;
+        this.options = settings.options();
+        this.ops = ops;
+        this.request = request;
+        this.key = request.key();
+        this.algorithm = options.checksumAlgorithm();
+        this.deadline = request.timeout().map(t -> System.nanoTime() + t.toNanos()).orElse(null);
+    }
+
+    /**
+     * Starts the upload. With blocking operations it has ended when this returns. The future fails with an
+     * {@link S3UploadException}.
+     */
+    public CompletableFuture<StoredObject> start() {
+        CompletableFuture<StoredObject> upload;
+        try {
+            upload = plan();
+        } catch (IOException | RuntimeException e) {
+            upload = CompletableFuture.failedFuture(e);
+        }
+        return upload.handle((stored, failure) -> {
+            if (failure != null) {
+                throw Failures.upload(settings, key, request.fileName(), failure, false, null);
+            }
+            return stored;
+        });
+    }
+
+    /** Stops every request and read of this upload; what it stored is deleted again. */
+    public void cancel() {
+        tasks.cancelAll();
+    }
+
+    private CompletableFuture<StoredObject> plan() throws IOException {
+        OptionalLong length;
+        try {
+            length = request.contentLength();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        Optional<Path> file = request.content().path();
+        if (file.isPresent()) {
+            long size = length.orElseThrow();
+            return size <= options.multipartThreshold()
+                    ? putOnce(Payload.fileSlice(file.get(), 0, Sent.tracked(size, algorithm, request::reportProgress)))
+                    : multipart(new FileParts(file.get(), size, partSize(size)));
+        }
+        if (length.isPresent() && length.getAsLong() == 0) {
+            // Nothing to stream; but content that claims to be empty must be.
+            return track(ops.read(() -> {
+                try (InputStream in = request.openStream()) {
+                    if (in.read() >= 0) {
+                        throw new IOException("the content goes on past its declared length of 0 bytes");
+                    }
+                }
+                return Boolean.TRUE;
+            })).thenCompose(empty -> putOnce(Payload.bytes(new byte[0], 0, Sent.tracked(0, algorithm, null))));
+        }
+        if (length.isPresent() && length.getAsLong() <= options.multipartThreshold()) {
+            return putOnce(Payload.stream(request::openStream, Sent.tracked(length.getAsLong(), algorithm, null)));
+        }
+        if (length.isPresent()) {
+            long size = length.getAsLong();
+            long partSize = partSize(size);
+            return track(ops.read(request::openStream))
+                    .thenCompose(in -> multipart(new StreamParts(in, size, partSize, null)));
+        }
+        // Unknown length: its first part decides. Short content goes up from memory, in one request.
+        int partSize = (int) Math.min(options.partSize(), Integer.MAX_VALUE - 8);
+        return track(ops.read(() -> {
+            InputStream in = request.openStream();
+            try {
+                return new StreamParts(in, -1, partSize, in.readNBytes(partSize));
+            } catch (IOException | RuntimeException e) {
+                close(in);
+                throw e;
+            }
+        })).thenCompose(parts -> {
+            byte[] first = Objects.requireNonNull(parts.first);
+            if (first.length == partSize) {
+                return multipart(parts);
+            }
+            parts.close();
+            return putOnce(Payload.bytes(first, first.length, Sent.tracked(first.length, algorithm, null)));
+        });
+    }
+
+    /** The configured part size, raised where the content would need more than {@link #MAX_PARTS} parts. */
+    private long partSize(long size) throws IOException {
+        long partSize = Math.max(options.partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
+        if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
+            throw new IOException("the content is " + size + " bytes, more than S3 stores in one object");
+        }
+        return partSize;
+    }
+
+    // ---- one PutObject ------------------------------------------------------------------------------------
+
+    private CompletableFuture<StoredObject> putOnce(Payload payload) {
+        PutObjectRequest.Builder put = PutObjectRequest.builder()
+                .bucket(settings.bucket())
+                .key(key)
+                .contentLength(payload.length())
+                .contentType(request.contentType())
+                .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
+                .metadata(Headers.metadata(request.metadata()))
+                .checksumAlgorithm(algorithm)
+                .overrideConfiguration(callTimeout());
+        options.storageClass().ifPresent(put::storageClass);
+        options.serverSideEncryption().ifPresent(put::serverSideEncryption);
+        options.kmsKeyId().ifPresent(put::ssekmsKeyId);
+        return track(ops.put(put.build(), payload, tasks)).handle((response, failure) -> failure == null
+                ? keep(stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(algorithm,
+                        response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
+                        response::checksumSHA256)))
+                : afterFailedPut(failure, payload.sent)).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
+        if (Failures.refused(failure) || !sent.fullySent()) {
+            return CompletableFuture.failedFuture(failure); // S3 stored nothing of this request
+        }
+        return ops.cleanup(() -> ops.head(headRequest())).handle((head, headFailure) -> {
+                    if (headFailure != null) {
+                        return Failures.notFound(headFailure) ? CompletableFuture.<StoredObject>failedFuture(failure)
+                                : outcomeUnknown(failure, "checking for the object failed: "
+                                        + Failures.describe(headFailure));
+                    }
+                    String stored = checksumOf(head);
+                    if (head.contentLength() == null || head.contentLength() != sent.length() || stored == null
+                            || !stored.equals(sent.checksum())) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
+                    }
+                    LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", settings.bucket(), key);
+                    return keep(stored(sent.length(), head.eTag(), head.versionId(), stored));
+                }).thenCompose(Function.identity());
+    }
+
+    // ---- multipart ----------------------------------------------------------------------------------------
+
+    private CompletableFuture<StoredObject> multipart(PartSource source) {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+                .bucket(settings.bucket())
+                .key(key)
+                .contentType(request.contentType())
+                .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
+                .metadata(Headers.metadata(request.metadata()))
+                .checksumAlgorithm(algorithm)
+                .overrideConfiguration(callTimeout());
+        options.storageClass().ifPresent(create::storageClass);
+        options.serverSideEncryption().ifPresent(create::serverSideEncryption);
+        options.kmsKeyId().ifPresent(create::ssekmsKeyId);
+        return track(ops.create(create.build())).thenCompose(created -> {
+            String uploadId = created.uploadId();
+            AtomicBoolean completing = new AtomicBoolean();
+            return new PartPump(source, uploadId).run().thenCompose(parts -> {
+                completing.set(true);
+                return track(ops.complete(CompleteMultipartUploadRequest.builder().bucket(settings.bucket())
+                        .key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
+                        .overrideConfiguration(callTimeout()).build()));
+            }).handle((done, failure) -> failure == null
+                    ? keep(stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(algorithm,
+                            done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
+                    : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
+                            source.bytes()))
+                    .thenCompose(Function.identity());
+        }).whenComplete((stored, failure) -> source.close());
+    }
+
+    private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
+            boolean mayHaveCompleted, long size) {
+        return ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder().bucket(settings.bucket()).key(key)
+                .uploadId(uploadId).overrideConfiguration(CLEANUP).build())).handle((aborted, abortFailure) -> {
+                    if (abortFailure == null) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
+                    }
+                    if (mayHaveCompleted && Failures.notFound(abortFailure)) {
+                        // Nobody else knows the upload id: it is gone because CompleteMultipartUpload worked.
+                        return ops.cleanup(() -> ops.head(headRequest()))
+                                .handle((head, headFailure) -> headFailure != null
+                                        ? outcomeUnknown(failure, "checking for the object failed: "
+                                                + Failures.describe(headFailure))
+                                        : keep(stored(Objects.requireNonNullElse(head.contentLength(), size),
+                                                head.eTag(), head.versionId(), checksumOf(head))))
+                                .thenCompose(Function.identity());
+                    }
+                    LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
+                            + " until it is aborted, for example by a lifecycle rule", settings.bucket(), key,
+                            uploadId, Failures.describe(abortFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key,
+                            request.fileName(), failure, false, "the incomplete multipart upload " + uploadId
+                                    + " could not be aborted: " + Failures.describe(abortFailure)));
+                }).thenCompose(Function.identity());
+    }
+
+    /**
+     * Uploads the parts, up to {@code partsInFlight} at once (with blocking operations one after another: each
+     * completes before the next starts), reading the next part while others are in flight. A drain loop instead of
+     * recursion: with blocking operations every future completes at once, and ten thousand parts must not mean ten
+     * thousand stack frames.
+     */
+    private final class PartPump {
+        private final PartSource source;
+        private final String uploadId;
+        private final AtomicInteger pending = new AtomicInteger();
+        private final CompletableFuture<List<CompletedPart>> done = new CompletableFuture<>();
+        // Guarded by this:
+        private final List<CompletedPart> parts = new ArrayList<>();
+        private int inFlight;
+        private boolean reading;
+        private boolean exhausted;
+        private @Nullable Throwable failure;
+        private long sent;
+
+        PartPump(PartSource source, String uploadId) {
+            this.source = source;
+            this.uploadId = uploadId;
+        }
+
+        CompletableFuture<List<CompletedPart>> run() {
+            drain();
+            return done;
+        }
+
+        private void drain() {
+            if (pending.getAndIncrement() != 0) {
+                return;
+            }
+            int missed = 1;
+            do {
+                step();
+                missed = pending.addAndGet(-missed);
+            } while (missed != 0);
+        }
+
+        private void step() {
+            synchronized (this) {
+                if (done.isDone()) {
+                    return;
+                }
+                if (failure == null && tasks.cancelled()) {
+                    failure = new CancellationException("the upload was cancelled");
+                }
+                if (failure != null || exhausted) {
+                    if (inFlight == 0) {
+                        if (failure != null) {
+                            done.completeExceptionally(failure);
+                        } else {
+                            parts.sort(Comparator.comparing(CompletedPart::partNumber));
+                            done.complete(List.copyOf(parts));
+                        }
+                    }
+                    return;
+                }
+                if (reading || inFlight >= options.partsInFlight()) {
+                    return;
+                }
+                reading = true;
+            }
+            track(source.next()).whenComplete((part, error) -> {
+                boolean start;
+                synchronized (this) {
+                    reading = false;
+                    if (error != null && failure == null) {
+                        failure = error;
+                    }
+                    exhausted |= error == null && part == null;
+                    start = part != null && failure == null;
+                    if (start) {
+                        inFlight++;
+                    }
+                }
+                if (start) {
+                    upload(part);
+                }
+                drain();
+            });
+        }
+
+        private void upload(Part part) {
+            track(ops.uploadPart(UploadPartRequest.builder()
+                    .bucket(settings.bucket()).key(key).uploadId(uploadId).partNumber(part.number())
+                    .contentLength(part.payload().length()).checksumAlgorithm(algorithm)
+                    .overrideConfiguration(callTimeout()).build(), part.payload(), tasks))
+                    .whenComplete((response, error) -> {
+                        long progress;
+                        synchronized (this) {
+                            inFlight--;
+                            if (error != null) {
+                                failure = failure == null ? error : failure;
+                            } else {
+                                parts.add(Digest.part(part.number(), response.eTag(), algorithm, Digest.pick(
+                                        algorithm, response::checksumCRC32, response::checksumCRC32C,
+                                        response::checksumSHA1, response::checksumSHA256)));
+                                sent += part.payload().length();
+                            }
+                            progress = sent;
+                        }
+                        if (error == null && source.reportsProgress()) {
+                            request.reportProgress(progress);
+                        }
+                        drain();
+                    });
+        }
+    }
+
+    // ---- parts --------------------------------------------------------------------------------------------
+
+    /** One part: its number (from 1) and its body. */
+    private record Part(int number, Payload payload) {
+    }
+
+    /** Where parts come from; called by one pump, one call at a time. */
+    private interface PartSource {
+        /** The next part, or null after the last. */
+        CompletableFuture<@Nullable Part> next();
+
+        /** The bytes of all parts handed out so far (the content's length, once the last was). */
+        long bytes();
+
+        /** Whether the transfer reports progress (files); streams report it themselves as they are read. */
+        boolean reportsProgress();
+
+        void close();
+    }
+
+    /** Slices of a file, read from disk by position when sent: nothing buffered. */
+    private static final class FileParts implements PartSource {
+        private final Path file;
+        private final long length;
+        private final long partSize;
+        private long offset;
+        private int number;
+
+        FileParts(Path file, long length, long partSize) {
+            this.file = file;
+            this.length = length;
+            this.partSize = partSize;
+        }
+
+        @Override
+        public CompletableFuture<@Nullable Part> next() {
+            if (offset >= length) {
+                return CompletableFuture.completedFuture(null);
+            }
+            long size = Math.min(partSize, length - offset);
+            Part part = new Part(++number, Payload.fileSlice(file, offset, Sent.untracked(size)));
+            offset += size;
+            return CompletableFuture.completedFuture(part);
+        }
+
+        @Override
+        public long bytes() {
+            return offset;
+        }
+
+        @Override
+        public boolean reportsProgress() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Parts read from one stream into memory, one part at a time, on the read executor. */
+    private final class StreamParts implements PartSource {
+        private final InputStream in;
+        private final long length;
+        private final int partSize;
+        private @Nullable byte[] first;
+        private long offset;
+        private int number;
+
+        StreamParts(InputStream in, long length, long partSize, @Nullable byte[] first) {
+            this.in = in;
+            this.length = length;
+            this.partSize = (int) Math.min(partSize, Integer.MAX_VALUE - 8);
+            this.first = first;
+        }
+
+        @Override
+        public CompletableFuture<@Nullable Part> next() {
+            byte[] head = first;
+            if (head != null) {
+                first = null;
+                return CompletableFuture.completedFuture(part(head));
+            }
+            return ops.read(() -> {
+                byte[] bytes;
+                if (length >= 0) {
+                    bytes = new byte[(int) Math.min(partSize, length - offset)];
+                    int read = in.readNBytes(bytes, 0, bytes.length);
+                    if (read < bytes.length) {
+                        throw new IOException("the content ended after " + (offset + read)
+                                + " bytes, before its declared length of " + length);
+                    }
+                } else {
+                    bytes = in.readNBytes(partSize);
+                }
+                if (bytes.length == 0) {
+                    return null;
+                }
+                if (number == MAX_PARTS) {
+                    throw new IOException("the content is longer than " + MAX_PARTS + " parts of " + partSize
+                            + " bytes: raise the part size");
+                }
+                return part(bytes);
+            });
+        }
+
+        private Part part(byte[] bytes) {
+            offset += bytes.length;
+            return new Part(++number, Payload.bytes(bytes, bytes.length, Sent.untracked(bytes.length)));
+        }
+
+        @Override
+        public long bytes() {
+            return offset;
+        }
+
+        @Override
+        public boolean reportsProgress() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+            Transfer.close(in);
+        }
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------------
+
+    private <T> CompletableFuture<T> track(CompletableFuture<T> future) {
+        return tasks.add(future);
+    }
+
+    /** Per-request timeout: what is left of the upload's time, so that the SDK gives up when the uploader does. */
+    private @Nullable AwsRequestOverrideConfiguration callTimeout() {
+        if (deadline == null) {
+            return null;
+        }
+        long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+        return AwsRequestOverrideConfiguration.builder().apiCallTimeout(Duration.ofMillis(left)).build();
+    }
+
+    /** A stored object for the caller, or, when the upload was cancelled meanwhile, deleted again. */
+    private CompletableFuture<StoredObject> keep(StoredObject stored) {
+        if (!tasks.cancelled()) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        CancellationException cancelled = new CancellationException("the upload was cancelled");
+        return ops.cleanup(() -> ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
+                .overrideConfiguration(CLEANUP).build()))
+                .handle((deleted, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.<StoredObject>failedFuture(cancelled);
+                    }
+                    LOG.warn("s3://{}/{}: the upload was cancelled after S3 stored the object, and deleting it failed"
+                            + " ({}); the object is still stored", settings.bucket(), key, Failures.describe(failure));
+                    return outcomeUnknown(cancelled, "deleting the object failed: " + Failures.describe(failure));
+                }).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> outcomeUnknown(Throwable failure, String note) {
+        LOG.warn("s3://{}/{}: the object may be stored although its upload failed: {}", settings.bucket(), key, note);
+        return CompletableFuture.failedFuture(Failures.upload(settings, key, request.fileName(), failure, true, note));
+    }
+
+    private StoredObject stored(long size, @Nullable String eTag, @Nullable String versionId,
+            @Nullable String checksum) {
+        StoredObject.Builder stored = StoredObject.builder(key, size).eTag(eTag).versionId(versionId);
+        if (checksum != null) {
+            stored.checksum(algorithm.toString(), checksum);
+        }
+        try {
+            URI location = settings.location().apply(key);
+            stored.location(location);
+        } catch (RuntimeException e) {
+            // The object is stored; a URL we cannot make must not turn that into a failure.
+            LOG.warn("s3://{}/{}: stored, but its location could not be made: {}", settings.bucket(), key,
+                    Failures.describe(e));
+        }
+        return stored.build();
+    }
+
+    private HeadObjectRequest headRequest() {
+        return HeadObjectRequest.builder().bucket(settings.bucket()).key(key).checksumMode(ChecksumMode.ENABLED)
+                .overrideConfiguration(CLEANUP).build();
+    }
+
+    private @Nullable String checksumOf(HeadObjectResponse head) {
+        return Digest.pick(algorithm, head::checksumCRC32, head::checksumCRC32C, head::checksumSHA1,
+                head::checksumSHA256);
+    }
+
+    private static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            LOG.debug("closing content failed", e);
+        }
+    }
+}

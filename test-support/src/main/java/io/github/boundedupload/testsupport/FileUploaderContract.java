@@ -1,0 +1,381 @@
+package io.github.boundedupload.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.KeyStrategy;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What every {@link FileUploader} does, as tests: extend it, give it the uploader and a way to read the store
+ * directly, and every implementation is held to the same behaviour. Every check reads the store through
+ * {@link #read(String)}, never trusts the uploader's own word.
+ *
+ * <pre>{@code
+ * class LocalFileUploaderContractTest extends FileUploaderContract {
+ *     @TempDir static Path root;
+ *     protected FileUploader uploader() { return new LocalFileUploader(root); }
+ *     protected Optional<byte[]> read(String key) { ... Files.readAllBytes(root.resolve(key)) ... }
+ * }
+ * }</pre>
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+public abstract class FileUploaderContract {
+
+    /** How long the eventual checks of cancelled uploads may take. */
+    protected static final Duration SETTLE = Duration.ofSeconds(20);
+
+    /** A directory for test files, fresh for every test. */
+    @TempDir
+    protected Path tempDir;
+
+    /** For subclasses. */
+    protected FileUploaderContract() {
+    }
+
+    /**
+     * The uploader under test. Called once or more per test; may return the same instance every time.
+     *
+     * @return the uploader
+     */
+    protected abstract FileUploader uploader();
+
+    /**
+     * Reads what the store itself holds under a key, without going through the uploader.
+     *
+     * @param key the key
+     * @return the stored bytes, or empty when nothing is stored under the key
+     * @throws Exception when the store cannot be read
+     */
+    protected abstract Optional<byte[]> read(String key) throws Exception;
+
+    /**
+     * Whether the store itself holds an object under a key. By default {@code read(key).isPresent()}.
+     *
+     * @param key the key
+     * @return whether an object is stored
+     * @throws Exception when the store cannot be read
+     */
+    protected boolean exists(String key) throws Exception {
+        return read(key).isPresent();
+    }
+
+    /**
+     * The size of the "large" content of {@link #storesLargeFile()} and {@link #storesLargeStreamOfUnknownLength()}.
+     * Override it to exceed the implementation's multipart threshold, so that the contract covers that path too.
+     *
+     * @return the size in bytes
+     */
+    protected long largeSize() {
+        return 3L * 1024 * 1024 + 1;
+    }
+
+    /**
+     * A key of this test run: unique, so that tests never see each other's objects.
+     *
+     * @param fileName the file name the key ends with
+     * @return a new key
+     */
+    protected String newKey(String fileName) {
+        return "contract/" + UUID.randomUUID() + "-" + KeyStrategy.sanitize(fileName);
+    }
+
+    /**
+     * Uploads through {@link #uploader()}.
+     *
+     * @param key the key
+     * @param attachment the attachment
+     * @return the uploader's result
+     * @throws IOException as the uploader throws it
+     */
+    protected StoredObject upload(String key, Attachment attachment) throws IOException {
+        return uploader().upload(UploadRequest.of(key, attachment));
+    }
+
+    private byte[] stored(String key) throws Exception {
+        Optional<byte[]> bytes = read(key);
+        assertThat(bytes).as("object stored under %s", key).isPresent();
+        return bytes.orElseThrow();
+    }
+
+    @Test
+    void storesBytes() throws Exception {
+        byte[] bytes = TestData.bytes(1, 10_000);
+        String key = newKey("bytes.bin");
+        StoredObject stored = upload(key, Attachment.of("bytes.bin", bytes));
+        assertThat(stored.key()).isEqualTo(key);
+        assertThat(stored.size()).isEqualTo(bytes.length);
+        assertThat(stored(key)).isEqualTo(bytes);
+    }
+
+    @Test
+    void storesFile() throws Exception {
+        Path file = TestData.file(tempDir.resolve("file.bin"), 2, 300_000);
+        String key = newKey("file.bin");
+        StoredObject stored = upload(key, Attachment.of(file));
+        assertThat(stored.size()).isEqualTo(300_000);
+        assertThat(stored(key)).isEqualTo(Files.readAllBytes(file));
+    }
+
+    @Test
+    void storesStreamOfKnownLength() throws Exception {
+        AtomicInteger opened = new AtomicInteger();
+        AttachmentContent content = AttachmentContent.ofStream(() -> {
+            opened.incrementAndGet();
+            return TestData.stream(3, 200_000);
+        }, 200_000);
+        String key = newKey("known.bin");
+        StoredObject stored = upload(key, Attachment.of("known.bin", content));
+        assertThat(stored.size()).isEqualTo(200_000);
+        assertThat(stored(key)).isEqualTo(TestData.bytes(3, 200_000));
+        assertThat(opened).hasPositiveValue();
+    }
+
+    @Test
+    void storesStreamOfUnknownLength() throws Exception {
+        String key = newKey("unknown.bin");
+        StoredObject stored = upload(key, Attachment.of("unknown.bin",
+                AttachmentContent.ofStream(() -> TestData.stream(4, 123_457))));
+        assertThat(stored.size()).isEqualTo(123_457);
+        assertThat(stored(key)).isEqualTo(TestData.bytes(4, 123_457));
+    }
+
+    @Test
+    void storesLargeFile() throws Exception {
+        long size = largeSize();
+        Path file = TestData.file(tempDir.resolve("large.bin"), 5, size);
+        String key = newKey("large.bin");
+        StoredObject stored = upload(key, Attachment.of(file));
+        assertThat(stored.size()).isEqualTo(size);
+        assertThat(TestData.sha256(stored(key))).isEqualTo(TestData.sha256(file));
+    }
+
+    @Test
+    void storesLargeStreamOfUnknownLength() throws Exception {
+        long size = largeSize();
+        String key = newKey("large-unknown.bin");
+        StoredObject stored = upload(key, Attachment.of("large-unknown.bin",
+                AttachmentContent.ofStream(() -> TestData.stream(6, size))));
+        assertThat(stored.size()).isEqualTo(size);
+        assertThat(TestData.sha256(stored(key))).isEqualTo(TestData.sha256(TestData.stream(6, size)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bytes", "file", "known-length stream", "unknown-length stream"})
+    void storesEmptyContent(String kind) throws Exception {
+        Path empty = Files.createFile(tempDir.resolve("empty.txt"));
+        AttachmentContent content = switch (kind) {
+            case "bytes" -> AttachmentContent.ofBytes(new byte[0]);
+            case "file" -> AttachmentContent.ofPath(empty);
+            case "known-length stream" -> AttachmentContent.ofStream(() -> InputStream.nullInputStream(), 0);
+            default -> AttachmentContent.ofStream(() -> InputStream.nullInputStream());
+        };
+        String key = newKey("empty.txt");
+        StoredObject stored = upload(key, Attachment.of("empty.txt", content));
+        assertThat(stored.size()).isZero();
+        assertThat(stored(key)).isEmpty();
+    }
+
+    @Test
+    void overwriteReplacesTheObject() throws Exception {
+        String key = newKey("twice.txt");
+        upload(key, Attachment.of("twice.txt", "first, and longer".getBytes(StandardCharsets.UTF_8)));
+        StoredObject second = upload(key, Attachment.of("twice.txt", "second".getBytes(StandardCharsets.UTF_8)));
+        assertThat(second.size()).isEqualTo(6);
+        assertThat(new String(stored(key), StandardCharsets.UTF_8)).isEqualTo("second");
+    }
+
+    @Test
+    void deleteRemovesTheObject() throws Exception {
+        String key = newKey("doomed.txt");
+        upload(key, Attachment.of("doomed.txt", new byte[] {1, 2, 3}));
+        assertThat(exists(key)).isTrue();
+        uploader().delete(key);
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void deletingAMissingKeyIsNotAnError() throws Exception {
+        String key = newKey("never-stored.txt");
+        assertThatCode(() -> uploader().delete(key)).doesNotThrowAnyException();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void resultCarriesKeySizeAndChecksum() throws Exception {
+        byte[] bytes = "checksum me".getBytes(StandardCharsets.UTF_8);
+        String key = newKey("sum.txt");
+        StoredObject stored = upload(key, Attachment.of("sum.txt", bytes));
+        assertThat(stored.key()).isEqualTo(key);
+        assertThat(stored.size()).isEqualTo(bytes.length);
+        assertThat(stored.checksumAlgorithm()).isPresent();
+        String expected = checksum(stored.checksumAlgorithm().orElseThrow(), bytes);
+        if (expected != null) {
+            assertThat(stored.checksum()).contains(expected);
+        } else {
+            assertThat(stored.checksum()).hasValueSatisfying(value -> assertThat(value).isNotBlank());
+        }
+    }
+
+    /** The checksum of bytes in S3's format (Base64 of the big-endian value), or null for an unknown algorithm. */
+    private static @Nullable String checksum(String algorithm, byte[] bytes) throws NoSuchAlgorithmException {
+        Base64.Encoder base64 = Base64.getEncoder();
+        switch (algorithm) {
+            case "CRC32", "CRC32C" -> {
+                Checksum crc = algorithm.equals("CRC32") ? new CRC32() : new CRC32C();
+                crc.update(bytes, 0, bytes.length);
+                return base64.encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+            }
+            case "SHA256" -> {
+                return base64.encodeToString(MessageDigest.getInstance("SHA-256").digest(bytes));
+            }
+            case "SHA1" -> {
+                return base64.encodeToString(MessageDigest.getInstance("SHA-1").digest(bytes));
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    @Test
+    void contentLongerThanDeclaredFailsAndStoresNothing() throws Exception {
+        String key = newKey("longer.bin");
+        AttachmentContent liar = AttachmentContent.ofStream(() -> TestData.stream(7, 1001), 1000);
+        assertThatThrownBy(() -> upload(key, Attachment.of("longer.bin", liar))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void contentShorterThanDeclaredFailsAndStoresNothing() throws Exception {
+        String key = newKey("shorter.bin");
+        AttachmentContent liar = AttachmentContent.ofStream(() -> TestData.stream(8, 999), 1000);
+        assertThatThrownBy(() -> upload(key, Attachment.of("shorter.bin", liar))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void contentThatCannotBeReadFailsAndStoresNothing() throws Exception {
+        String key = newKey("broken.bin");
+        AttachmentContent broken = AttachmentContent.ofStream(() -> new InputStream() {
+            private int left = 5000;
+
+            @Override
+            public int read() throws IOException {
+                if (left-- == 0) {
+                    throw new IOException("the disk went away");
+                }
+                return 'x';
+            }
+        }, 10_000);
+        assertThatThrownBy(() -> upload(key, Attachment.of("broken.bin", broken))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"스터디 3주차 자료.pdf", "résumé final.docx", "e\u0301te\u0301.txt", "emoji 😀 photo.png",
+            "日本語のファイル名.txt"})
+    void storesUnicodeFileNames(String fileName) throws Exception {
+        Attachment attachment = Attachment.of(fileName, fileName.getBytes(StandardCharsets.UTF_8));
+        String key = KeyStrategy.datedUuid("contract").keyFor(attachment);
+        StoredObject stored = upload(key, attachment);
+        assertThat(stored.key()).isEqualTo(key);
+        assertThat(new String(stored(key), StandardCharsets.UTF_8)).isEqualTo(fileName);
+    }
+
+    @Test
+    void interruptStopsTheUploadAndStoresNothing() throws Exception {
+        String key = newKey("slow.bin");
+        CountDownLatch reading = new CountDownLatch(1);
+        AttachmentContent slow = AttachmentContent.ofStream(() -> new StallingStream(64 * 1024, reading), 2_000_000);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<StoredObject> upload = thread.submit(() -> upload(key, Attachment.of("slow.bin", slow)));
+            assertThat(reading.await(60, TimeUnit.SECONDS)).as("the uploader started reading").isTrue();
+            upload.cancel(true);
+            thread.shutdown();
+            assertThat(thread.awaitTermination(30, TimeUnit.SECONDS)).as("the upload stopped").isTrue();
+        } finally {
+            thread.shutdownNow();
+        }
+        await().atMost(SETTLE).untilAsserted(() -> assertThat(exists(key)).isFalse());
+    }
+
+    /**
+     * A stream that yields some bytes, then stalls until its reading thread is interrupted (it then throws an
+     * {@link InterruptedIOException}, as a socket stream does).
+     */
+    protected static final class StallingStream extends InputStream {
+        private final CountDownLatch stalled;
+        private final CountDownLatch never = new CountDownLatch(1);
+        private final InputStream head;
+
+        /**
+         * A stalling stream.
+         *
+         * @param bytesBeforeStall how many bytes it yields first
+         * @param stalled counted down when it stalls
+         */
+        public StallingStream(int bytesBeforeStall, CountDownLatch stalled) {
+            this.head = new ByteArrayInputStream(new byte[bytesBeforeStall]);
+            this.stalled = stalled;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = head.read(buffer, offset, length);
+            if (n > 0) {
+                return n;
+            }
+            stalled.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while stalled");
+            }
+            throw new IllegalStateException("unreachable");
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.github.boundedupload.testsupport.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@code scripts/test-services.sh}, which installs LocalStack and Toxiproxy into a cache directory and runs them
+ * on this host, for machines without a Docker engine.
+ *
+ * <p>Every JVM that uses the services holds a shared lock on a file next to the script's pid files for as long as it
+ * runs. The JVM that started the services stops them at exit, but only when it can take that lock exclusively: a
+ * service another JVM (another module's tests, another build on the machine) still uses is left running.
+ */
+public final class ServiceScript {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceScript.class);
+    private static final String SCRIPT = "scripts/test-services.sh";
+    /** A first start installs LocalStack (1-2 minutes) and builds Toxiproxy (about a minute). */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(15);
+
+    private final Path script;
+    private final Path cache;
+    private final int localstackPort;
+    private final int toxiproxyPort;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private ServiceScript(Path script) {
+        this.script = script;
+        String cacheDir = System.getenv("BOUNDED_UPLOAD_CACHE");
+        this.cache = cacheDir != null && !cacheDir.isBlank() ? Path.of(cacheDir)
+                : Path.of(System.getProperty("user.home"), ".cache", "bounded-upload");
+        this.localstackPort = port("BOUNDED_UPLOAD_LOCALSTACK_PORT", 4566);
+        this.toxiproxyPort = port("BOUNDED_UPLOAD_TOXIPROXY_PORT", 8474);
+    }
+
+    private static int port(String variable, int fallback) {
+        String value = System.getenv(variable);
+        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim());
+    }
+
+    /** The script of the repository that contains the working directory, found by walking up from it. */
+    public static @Nullable ServiceScript find() {
+        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(SCRIPT);
+            if (Files.isRegularFile(candidate)) {
+                return new ServiceScript(candidate);
+            }
+        }
+        return null;
+    }
+
+    /** Uses the services when they answer, starts them otherwise. */
+    public Services start() {
+        URI s3 = URI.create("http://127.0.0.1:" + localstackPort);
+        URI toxiproxy = URI.create("http://127.0.0.1:" + toxiproxyPort);
+        FileLock users = holdLock(lockFile("users"), true);
+        boolean localstackWasUp;
+        boolean toxiproxyWasUp;
+        // One JVM at a time checks and starts, so that two test JVMs never start two servers on one port.
+        FileLock starting = holdLock(lockFile("start"), false);
+        try {
+            localstackWasUp = localstackUp();
+            toxiproxyWasUp = toxiproxyUp();
+            if (localstackWasUp && toxiproxyWasUp) {
+                return new HostServices(s3, toxiproxy, "LocalStack and Toxiproxy already running on this host",
+                        () -> { });
+            }
+            run("start", START_TIMEOUT);
+            if (!localstackUp() || !toxiproxyUp()) {
+                throw new IllegalStateException(SCRIPT + " start finished, but the services do not answer; see "
+                        + log());
+            }
+        } finally {
+            close(starting);
+        }
+        // Stop at exit only what this JVM alone brought up: a service that was already running belongs to someone else.
+        boolean ours = !localstackWasUp && !toxiproxyWasUp;
+        String how = "LocalStack and Toxiproxy started on this host by " + SCRIPT
+                + (ours ? ", stopped at JVM exit" : " (one was already running: left running at exit)");
+        return new HostServices(s3, toxiproxy, how, ours ? () -> stopUnlessInUse(users) : () -> { });
+    }
+
+    private boolean localstackUp() {
+        String health = get(URI.create("http://127.0.0.1:" + localstackPort + "/_localstack/health"));
+        return health != null && health.matches("(?s).*\"s3\": *\"(available|running)\".*");
+    }
+
+    private boolean toxiproxyUp() {
+        return get(URI.create("http://127.0.0.1:" + toxiproxyPort + "/version")) != null;
+    }
+
+    private @Nullable String get(URI uri) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? response.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private Path log() {
+        return cache.resolve("run").resolve("test-services-java.log");
+    }
+
+    private void run(String command, Duration timeout) {
+        try {
+            Files.createDirectories(log().getParent());
+            LOG.info("running {} {} (output in {})", script, command, log());
+            Process process = new ProcessBuilder(List.of("bash", script.toString(), command))
+                    .directory(script.getParent().getParent().toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                    .start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(SCRIPT + " " + command + " did not finish within " + timeout
+                        + "; see " + log());
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(SCRIPT + " " + command + " failed with exit code "
+                        + process.exitValue() + ":\n" + tail(log()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + SCRIPT + " " + command, e);
+        }
+    }
+
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    private Path lockFile(String name) {
+        return cache.resolve("run").resolve("test-services." + name + ".lock");
+    }
+
+    /** Waits for a lock on a file; the OS releases it when this JVM exits, even if it dies. */
+    private static FileLock holdLock(Path file, boolean shared) {
+        try {
+            Files.createDirectories(file.getParent());
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.READ);
+            return channel.lock(0, Long.MAX_VALUE, shared);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void close(FileLock lock) {
+        try {
+            lock.channel().close(); // releases the lock too
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void stopUnlessInUse(FileLock users) {
+        try (FileChannel channel = users.channel()) {
+            users.release();
+            FileLock alone = channel.tryLock(0, Long.MAX_VALUE, false);
+            if (alone == null) {
+                LOG.info("leaving the test services running: another JVM still uses them");
+                return;
+            }
+            try {
+                run("stop", Duration.ofMinutes(1));
+            } finally {
+                alone.release();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not stop the test services", e);
+        }
+    }
+}
