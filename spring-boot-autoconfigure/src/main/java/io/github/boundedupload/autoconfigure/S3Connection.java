@@ -264,8 +264,9 @@ final class S3Connection implements StorageCheck, AutoCloseable {
                 return true;
             }
             String code = s3.awsErrorDetails() != null ? s3.awsErrorDetails().errorCode() : null;
-            details.put("error", "HeadBucket failed with status " + s3.statusCode()
-                    + (code != null ? " " + code : "") + (s3.statusCode() == 404 ? ": no such bucket" : ""));
+            String answer = s3.statusCode() + (code != null ? " " + code : "");
+            details.put("error", s3.statusCode() == 404 ? "the bucket does not exist (HeadBucket: " + answer + ")"
+                    : "HeadBucket failed: " + answer);
         } else {
             details.put("error", "S3 cannot be reached: " + failure);
         }
