@@ -520,6 +520,10 @@ public class BoundedUploadProperties implements Validator {
         } catch (UploaderConfig.InvalidSettingException e) {
             reject(errors, e);
         }
+        if (properties.health.timeout.isNegative() || properties.health.timeout.isZero()) {
+            errors.rejectValue("health.timeout", "invalid", "must be a positive duration, was "
+                    + properties.health.timeout);
+        }
         if (properties.s3.bucket != null) {
             properties.s3.validate(errors);
         }
@@ -695,6 +699,12 @@ public class BoundedUploadProperties implements Validator {
         private boolean enabled = true;
 
         /**
+         * How long the health check waits for the storage to answer (S3's HeadBucket, retries included) before it
+         * reports the storage DOWN.
+         */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        /**
          * Whether the health indicator is contributed.
          *
          * @return {@code true} by default
@@ -710,6 +720,24 @@ public class BoundedUploadProperties implements Validator {
          */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /**
+         * How long the health check waits for the storage.
+         *
+         * @return the timeout
+         */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /**
+         * Sets how long the health check waits for the storage.
+         *
+         * @param timeout the timeout, positive
+         */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 

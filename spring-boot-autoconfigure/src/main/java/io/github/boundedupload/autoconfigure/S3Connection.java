@@ -46,12 +46,10 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  */
 final class S3Connection implements StorageCheck, AutoCloseable {
 
-    /** How long the health check waits for HeadBucket, retries included. */
-    static final Duration HEAD_BUCKET_TIMEOUT = Duration.ofSeconds(3);
-
     private static final Log LOG = LogFactory.getLog(S3Connection.class);
 
     private final S3 properties;
+    private final Duration healthTimeout;
     private final String bucket;
     private final ObjectProvider<S3Presigner> presigners;
     private final List<SdkAutoCloseable> owned = new ArrayList<>();
@@ -60,17 +58,18 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private volatile @Nullable S3AsyncClient asyncClient;
     private @Nullable S3Presigner presigner;
 
-    private S3Connection(S3 properties, @Nullable S3Client client, @Nullable S3AsyncClient asyncClient,
-            ObjectProvider<S3Presigner> presigners) {
-        this.properties = properties;
-        this.bucket = Objects.requireNonNull(properties.getBucket(), "bucket");
+    private S3Connection(BoundedUploadProperties properties, @Nullable S3Client client,
+            @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners) {
+        this.properties = properties.getS3();
+        this.healthTimeout = properties.getHealth().getTimeout();
+        this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
         this.client = client;
         this.asyncClient = asyncClient;
         this.presigners = presigners;
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
-        if (applicationClient != null && (properties.getEndpoint() != null || properties.getRegion() != null
-                || properties.isPathStyleAccess())) {
+        if (applicationClient != null && (this.properties.getEndpoint() != null
+                || this.properties.getRegion() != null || this.properties.isPathStyleAccess())) {
             LOG.info("bounded-upload.s3.endpoint, region and path-style-access are ignored: the S3 storage uses the "
                     + "application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
         }
@@ -83,7 +82,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
      */
-    static S3Connection nonBlocking(S3 properties, @Nullable S3AsyncClient client,
+    static S3Connection nonBlocking(BoundedUploadProperties properties, @Nullable S3AsyncClient client,
             ObjectProvider<S3Presigner> presigners) {
         return new S3Connection(properties, null, client, presigners);
     }
@@ -95,7 +94,8 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
      */
-    static S3Connection blocking(S3 properties, @Nullable S3Client client, ObjectProvider<S3Presigner> presigners) {
+    static S3Connection blocking(BoundedUploadProperties properties, @Nullable S3Client client,
+            ObjectProvider<S3Presigner> presigners) {
         return new S3Connection(properties, client, null, presigners);
     }
 
@@ -226,13 +226,13 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     public boolean check(Map<String, Object> details) {
         details.put("storage", "s3://" + bucket);
         HeadBucketRequest request = HeadBucketRequest.builder().bucket(bucket)
-                .overrideConfiguration(o -> o.apiCallTimeout(HEAD_BUCKET_TIMEOUT)).build();
+                .overrideConfiguration(o -> o.apiCallTimeout(healthTimeout)).build();
         try {
             S3AsyncClient async = asyncClient;
             S3Client sync = client;
             if (async != null) {
                 // The call's own timeout ends it; the wait has a margin so that the call's exception is what is seen.
-                async.headBucket(request).get(HEAD_BUCKET_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+                async.headBucket(request).get(healthTimeout.toMillis() * 2, TimeUnit.MILLISECONDS);
             } else if (sync != null) {
                 sync.headBucket(request);
             } else {
@@ -243,7 +243,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         } catch (ExecutionException e) {
             return failed(details, e.getCause());
         } catch (TimeoutException e) {
-            details.put("error", "HeadBucket did not answer within " + HEAD_BUCKET_TIMEOUT.multipliedBy(2));
+            details.put("error", "HeadBucket did not answer within " + healthTimeout.multipliedBy(2));
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -109,7 +109,7 @@ class S3StorageConfiguration {
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties,
                     ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner) {
-                return S3Connection.nonBlocking(properties.getS3(), client.getIfAvailable(), presigner);
+                return S3Connection.nonBlocking(properties, client.getIfAvailable(), presigner);
             }
 
             /** Closed after the uploader; closes the client only if the adapter built it. */
@@ -129,7 +129,7 @@ class S3StorageConfiguration {
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties, ObjectProvider<S3Client> client,
                     ObjectProvider<S3Presigner> presigner) {
-                return S3Connection.blocking(properties.getS3(), client.getIfAvailable(), presigner);
+                return S3Connection.blocking(properties, client.getIfAvailable(), presigner);
             }
 
             @Bean

@@ -72,6 +72,12 @@ class BoundedUploadPropertiesValidationTests {
     }
 
     @Test
+    void zeroHealthTimeout() {
+        assertFailure("bounded-upload.health.timeout=0s", "field 'health.timeout'",
+                "must be a positive duration, was PT0S");
+    }
+
+    @Test
     void invalidName() {
         assertFailure("bounded-upload.name=no spaces", "field 'name'",
                 "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
