@@ -8,7 +8,6 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -17,8 +16,8 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -26,48 +25,50 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A 64 MiB upload goes multipart without holding its content in memory. Runs in a JVM of its own (-Xmx128m, see the
  * pom) while a poller samples the heap: used heap as it is, and live heap (used right after a forced full GC, so
- * that garbage does not count). Parts of a file are read from disk by position: the live heap grows by far less than
- * one part. Parts of a stream are buffered: at most {@code partSize × (partsInFlight + 1)}.
+ * that garbage does not count). Each measured upload is the second of the same content with the same client, so that
+ * what a client sets up once (connections, Netty's pooled buffer arenas: 4 MiB each, one per event-loop thread in use)
+ * is in the baseline. Parts of a file are read from disk by position: the live heap grows by far less than one part.
+ * Parts of a stream are buffered: at most {@code partSize × (partsInFlight + 1)}.
  */
 class MultipartHeapIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("multipart-heap");
     static final long SIZE = 64L * 1024 * 1024;
     static final long MIB = 1024 * 1024;
-    static TestBucket bucket;
     static Path file;
     static String digest;
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("multipart-heap");
         file = TestData.file(dir.resolve("64mib.bin"), 64, SIZE);
         digest = TestData.sha256(file);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        bucket.close();
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aFileGoesUpInPartsReadFromDisk(Kind kind) throws Exception {
         S3UploadOptions options = S3UploadOptions.defaults(); // 8 MiB parts, 4 in flight
-        try (Adapters adapters = new Adapters(services.s3Endpoint(), bucket.name(), options)) {
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/file-" + kind;
-            warmUp(adapters, kind);
+            upload(adapters, kind, UploadRequest.of(key + "-warm-up", Attachment.of(file)));
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, Attachment.of(file))));
             System.out.printf("MultipartHeapIT %s file: live +%.1f MiB, used +%.1f MiB (parts %d MiB x %d in flight)%n",
                     kind, peak.live / (double) MIB, peak.used / (double) MIB, options.partSize() / MIB,
                     options.partsInFlight());
             assertThat(peak.stored.eTag()).hasValueSatisfying(eTag -> assertThat(eTag).endsWith("-8\""));
-            assertThat(bucket.sha256(key)).contains(digest);
-            assertThat(bucket.incompleteUploads()).isEmpty();
+            assertThat(s3.bucket().sha256(key)).contains(digest);
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
             // Holding the parts in flight would take partSize x partsInFlight (32 MiB), the file 64 MiB. What is live
-            // is the HTTP clients' own buffers: measured 0.3 MiB blocking, 5 to 12 MiB non-blocking.
+            // is the HTTP clients' own buffers, per request and not per byte: measured 0-3 MiB blocking, 3-14 MiB
+            // non-blocking with 4 requests in flight; with one 32 MiB part in flight, 4-6 MiB, also with the network
+            // 8 times slower than the disk (a probe while writing this test).
             long partsInFlight = options.partSize() * options.partsInFlight();
-            assertThat(peak.live).as("extra live heap").isLessThan(partsInFlight / 2);
+            assertThat(peak.live).as("extra live heap").isLessThan(partsInFlight);
+            if (kind == Kind.BLOCKING) {
+                assertThat(peak.live).as("extra live heap, one request at a time").isLessThan(options.partSize());
+            }
             assertThat(peak.used).as("extra used heap, garbage included").isLessThan(SIZE / 2);
         }
     }
@@ -81,28 +82,19 @@ class MultipartHeapIT {
         // buffers never exceed inFlight + 1, checked while writing this test).
         int inFlight = kind == Kind.BLOCKING ? 1 : options.partsInFlight();
         long bound = options.partSize() * (2L * inFlight + 1);
-        try (Adapters adapters = new Adapters(services.s3Endpoint(), bucket.name(), options)) {
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/stream-" + kind;
             Attachment attachment = Attachment.of("stream.bin",
                     AttachmentContent.ofStream(() -> Files.newInputStream(file), SIZE));
-            warmUp(adapters, kind);
+            upload(adapters, kind, UploadRequest.of(key + "-warm-up", attachment));
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, attachment)));
             System.out.printf("MultipartHeapIT %s stream: live +%.1f MiB, used +%.1f MiB (bound %d MiB)%n", kind,
                     peak.live / (double) MIB, peak.used / (double) MIB, bound / MIB);
-            assertThat(bucket.sha256(key)).contains(digest);
-            assertThat(bucket.incompleteUploads()).isEmpty();
+            assertThat(s3.bucket().sha256(key)).contains(digest);
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
             assertThat(peak.live).as("extra live heap").isLessThan(bound + 4 * MIB).isLessThan(SIZE / 2);
             assertThat(peak.used).as("extra used heap, garbage included").isLessThan(SIZE);
         }
-    }
-
-    /**
-     * One small multipart upload first, so that what a client sets up once (connection pools, Netty's buffer arenas,
-     * SDK caches) exists before the baseline: the measure is what an upload holds, not what a new client costs.
-     */
-    private static void warmUp(Adapters adapters, Kind kind) throws Exception {
-        upload(adapters, kind, UploadRequest.of("heap/warm-up", Attachment.of("warm-up.bin",
-                AttachmentContent.ofStream(() -> TestData.stream(1, 6 * MIB), 6 * MIB))));
     }
 
     private static StoredObject upload(Adapters adapters, Kind kind, UploadRequest request) throws Exception {

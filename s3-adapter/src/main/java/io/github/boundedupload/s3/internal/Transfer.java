@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -26,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
@@ -71,6 +75,8 @@ public final class Transfer {
     static final Duration SETTLE = Duration.ofSeconds(2);
     /** How far S3's clock may be behind ours when telling our multipart uploads from older ones. */
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+    /** The most bytes asked of a stream in one read (see {@link #readFully}). */
+    private static final int READ_STEP = 64 * 1024;
     /** S3's limit of parts per upload. */
     static final int MAX_PARTS = 10_000;
 
@@ -183,19 +189,8 @@ public final class Transfer {
     // ---- one PutObject ------------------------------------------------------------------------------------
 
     private CompletableFuture<StoredObject> putOnce(Payload payload) {
-        PutObjectRequest.Builder put = PutObjectRequest.builder()
-                .bucket(settings.bucket())
-                .key(key)
-                .contentLength(payload.length())
-                .contentType(request.contentType())
-                .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
-                .metadata(Headers.metadata(request.metadata()))
-                .checksumAlgorithm(algorithm)
-                .overrideConfiguration(callTimeout());
-        options.storageClass().ifPresent(put::storageClass);
-        options.serverSideEncryption().ifPresent(put::serverSideEncryption);
-        options.kmsKeyId().ifPresent(put::ssekmsKeyId);
-        return track(ops.put(put.build(), payload, tasks)).handle((response, failure) -> failure == null
+        PutObjectRequest put = object().contentLength(payload.length()).overrideConfiguration(callTimeout()).build();
+        return track(ops.put(put, payload, tasks)).handle((response, failure) -> failure == null
                 ? keep(stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(algorithm,
                         response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
                         response::checksumSHA256)))
@@ -234,20 +229,43 @@ public final class Transfer {
         }).thenCompose(Function.identity());
     }
 
-    // ---- multipart ----------------------------------------------------------------------------------------
-
-    private CompletableFuture<StoredObject> multipart(PartSource source) {
-        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+    /**
+     * What is stored with the object, whether it goes up in one request or in parts: the one place the options and
+     * the attachment become request fields.
+     */
+    private PutObjectRequest.Builder object() {
+        PutObjectRequest.Builder object = PutObjectRequest.builder()
                 .bucket(settings.bucket())
                 .key(key)
                 .contentType(request.contentType())
                 .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
                 .metadata(Headers.metadata(request.metadata()))
-                .checksumAlgorithm(algorithm)
-                .overrideConfiguration(callTimeout());
-        options.storageClass().ifPresent(create::storageClass);
-        options.serverSideEncryption().ifPresent(create::serverSideEncryption);
-        options.kmsKeyId().ifPresent(create::ssekmsKeyId);
+                .checksumAlgorithm(algorithm);
+        options.storageClass().ifPresent(object::storageClass);
+        options.serverSideEncryption().ifPresent(object::serverSideEncryption);
+        options.kmsKeyId().ifPresent(object::ssekmsKeyId);
+        return object;
+    }
+
+    /** Copies every field that both requests have, by name (how the SDK converts between its own requests). */
+    private static void copyFields(SdkPojo from, SdkPojo to) {
+        Map<String, SdkField<?>> fields = new HashMap<>();
+        to.sdkFields().forEach(field -> fields.put(field.memberName(), field));
+        for (SdkField<?> field : from.sdkFields()) {
+            SdkField<?> target = fields.get(field.memberName());
+            Object value = field.getValueOrDefault(from);
+            if (target != null && value != null) {
+                target.set(to, value);
+            }
+        }
+    }
+
+    // ---- multipart ----------------------------------------------------------------------------------------
+
+    private CompletableFuture<StoredObject> multipart(PartSource source) {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder();
+        copyFields(object().build(), create);
+        create.overrideConfiguration(callTimeout());
         Instant asked = Instant.now();
         return track(ops.create(create.build())).handle((created, failure) -> failure == null
                 ? uploadParts(source, created.uploadId()) : afterFailedCreate(failure, asked))
@@ -306,7 +324,8 @@ public final class Transfer {
             boolean mayHaveCompleted, long size) {
         return ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder().bucket(settings.bucket()).key(key)
                 .uploadId(uploadId).overrideConfiguration(CLEANUP).build())).handle((aborted, abortFailure) -> {
-                    if (abortFailure == null) {
+                    // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
+                    if (abortFailure == null || !mayHaveCompleted && Failures.notFound(abortFailure)) {
                         return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
                     }
                     if (mayHaveCompleted && Failures.notFound(abortFailure)) {
@@ -446,7 +465,7 @@ public final class Transfer {
     }
 
     /** Where parts come from; called by one pump, one call at a time. */
-    private interface PartSource {
+    private interface PartSource extends AutoCloseable {
         /** The next part, or null after the last. */
         CompletableFuture<@Nullable Part> next();
 
@@ -456,6 +475,7 @@ public final class Transfer {
         /** Whether the transfer reports progress (files); streams report it themselves as they are read. */
         boolean reportsProgress();
 
+        @Override
         void close();
     }
 
@@ -526,7 +546,7 @@ public final class Transfer {
                 byte[] bytes;
                 if (length >= 0) {
                     bytes = new byte[(int) Math.min(partSize, length - offset)];
-                    int read = in.readNBytes(bytes, 0, bytes.length);
+                    int read = readFully(in, bytes);
                     if (read < bytes.length) {
                         throw new IOException("the content ended after " + (offset + read)
                                 + " bytes, before its declared length of " + length);
@@ -583,11 +603,11 @@ public final class Transfer {
 
     /**
      * Deletes what this upload stored, because its caller cancelled it just as S3 stored the object (the caller saw
-     * the cancel, not the object). Failures are logged.
+     * the cancel, not the object). Failures are logged. Completes when done.
      */
-    public void discard() {
+    public CompletableFuture<?> discard() {
         tasks.cancelAll();
-        deleteAgain();
+        return deleteAgain();
     }
 
     /** A stored object for the caller, or, when the upload was cancelled meanwhile, deleted again. */
@@ -640,6 +660,23 @@ public final class Transfer {
     private @Nullable String checksumOf(HeadObjectResponse head) {
         return Digest.pick(algorithm, head::checksumCRC32, head::checksumCRC32C, head::checksumSHA1,
                 head::checksumSHA256);
+    }
+
+    /**
+     * Fills the array from the stream, 64 KiB per read: asked for a whole part at once, a stream over a file channel
+     * reads through a temporary direct buffer of that size, which the JDK then caches for the thread (direct memory
+     * growing by threads × part size).
+     */
+    private static int readFully(InputStream in, byte[] bytes) throws IOException {
+        int filled = 0;
+        while (filled < bytes.length) {
+            int read = in.read(bytes, filled, Math.min(READ_STEP, bytes.length - filled));
+            if (read < 0) {
+                break;
+            }
+            filled += read;
+        }
+        return filled;
     }
 
     private static void close(InputStream in) {
