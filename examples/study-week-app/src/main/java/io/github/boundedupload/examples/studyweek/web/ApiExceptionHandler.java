@@ -26,6 +26,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.FieldError;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -196,8 +197,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         ProblemDetail problem = problem(HttpStatus.CONTENT_TOO_LARGE, "Request too large",
-                "The request is larger than the server accepts: at most " + multipart.getMaxFileSize()
-                        + " per file and " + multipart.getMaxRequestSize() + " per request.");
+                "The request is larger than the server accepts: at most " + size(multipart.getMaxFileSize())
+                        + " per file and " + size(multipart.getMaxRequestSize()) + " per request.");
         return handleExceptionInternal(e, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
     }
 
@@ -224,6 +225,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             withRequestId(problem);
         }
         return super.createResponseEntity(body, headers, status, request);
+    }
+
+    /** As it is configured ({@code 20MB}), not in bytes. */
+    private static String size(DataSize size) {
+        long bytes = size.toBytes();
+        return bytes % DataSize.ofMegabytes(1).toBytes() == 0 ? size.toMegabytes() + "MB"
+                : bytes % DataSize.ofKilobytes(1).toBytes() == 0 ? size.toKilobytes() + "KB" : bytes + " bytes";
     }
 
     private static ProblemDetail problem(HttpStatus status, String title, String detail) {

@@ -9,6 +9,7 @@ import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +101,8 @@ public class WeekService {
 
     private StudyWeek week(long studyId, String title, NewWeek form, BatchResult uploaded) {
         StudyWeek week = new StudyWeek(studyId, title, form.content() == null ? "" : form.content(),
-                form.startDate(), form.endDate(), clock.instant());
+                // Databases keep microseconds: the week returned now must equal the week read back later.
+                form.startDate(), form.endDate(), clock.instant().truncatedTo(ChronoUnit.MICROS));
         for (UploadResult result : uploaded.results()) { // input order
             StoredObject stored = result.storedObject().orElseThrow();
             week.addAttachment(result.attachment().fileName(), stored.size(), stored.key());
