@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -20,16 +21,16 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The application as it runs by default (H2 in a file, the local disk), on a random port, with the small limits of
- * {@code application-test.yml} and the {@link GatedStorage} in front of the disk. Every test class that extends this
- * shares one application context. Each test uses a study id of its own, so tests can count rows and files.
+ * The application on a random port, with the small limits of {@code application-test.yml}, its data (the H2 file, the
+ * local storage) in a directory of its own. Test classes with the same configuration share one application context;
+ * each test uses a study id of its own, so that it can count its rows and files.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
-@Import(TestStorage.class)
+@Import(UploadSignals.class)
 abstract class AppTest {
 
-    /** One data directory for the shared context, inside the build directory. */
+    /** The data directory of this JVM's contexts, inside the build directory. */
     static final Path DATA = Path.of("target", "test-data", UUID.randomUUID().toString()).toAbsolutePath();
 
     private static final AtomicLong STUDY_IDS = new AtomicLong(System.nanoTime() % 1_000_000 * 1000);
@@ -43,23 +44,26 @@ abstract class AppTest {
     int port;
 
     @Autowired
-    GatedStorage storage;
+    JdbcTemplate jdbc;
 
     @Autowired
-    JdbcTemplate jdbc;
+    UploadSignals signals;
+
+    @Autowired
+    ObjectProvider<GatedStorage> gate;
 
     Api api;
     long studyId;
 
     @BeforeEach
-    void setUp() {
+    void newStudy() {
         api = new Api(port);
         studyId = STUDY_IDS.incrementAndGet();
     }
 
     @AfterEach
     void openTheStorage() {
-        storage.reset();
+        gate.ifAvailable(GatedStorage::reset);
     }
 
     String weeksPath() {
@@ -77,14 +81,21 @@ abstract class AppTest {
                 + " where w.study_id = ?", Long.class, studyId);
     }
 
-    /** The files of this test's study in the storage directory. */
-    List<Path> storedFiles() {
-        Path studyDir = DATA.resolve("uploads").resolve("studies").resolve(Long.toString(studyId));
-        if (!Files.isDirectory(studyDir)) {
+    /** The storage keys the database holds for this test's study. */
+    List<String> keysInTheDatabase() {
+        return jdbc.queryForList("select a.storage_key from week_attachment a join study_week w on a.week_id = w.id"
+                + " where w.study_id = ?", String.class, studyId);
+    }
+
+    /** The keys of this test's study on the local disk, when the application stores there. */
+    List<String> keysOnDisk() {
+        Path uploads = DATA.resolve("uploads");
+        Path study = uploads.resolve("studies").resolve(Long.toString(studyId));
+        if (!Files.isDirectory(study)) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(studyDir)) {
-            return files.filter(Files::isRegularFile).toList();
+        try (Stream<Path> files = Files.walk(study)) {
+            return files.filter(Files::isRegularFile).map(file -> uploads.relativize(file).toString()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -10,7 +10,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /** Request ids in the logs, the uploader's metrics and its health, as an operator sees them. */
 @ExtendWith(OutputCaptureExtension.class)
-class ObservabilityTests extends AppTest {
+class ObservabilityTests extends LocalDiskTest {
 
     @Test
     void everyLogLineOfARequestCarriesItsIdEvenOnTheUploadThreads(CapturedOutput output) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every bad request gets an RFC 9457 problem detail with a message the client can act on; and nothing of a refused
  * request is saved or stored.
  */
-class ProblemDetailsTests extends AppTest {
+class ProblemDetailsTests extends LocalDiskTest {
 
     private static final int MAX_FILE_SIZE = 64 * 1024; // application-test.yml
     private static final int SPRING_MAX_FILE_SIZE = 128 * 1024;
@@ -122,7 +122,7 @@ class ProblemDetailsTests extends AppTest {
         assertThat(response.json("$.detail", String.class))
                 .isEqualTo("Study " + studyId + " already has a week titled 'Week 3'. Nothing was saved.");
         assertThat(weekRows()).isEqualTo(1);
-        assertThat(storedFiles()).hasSize(1);
+        assertThat(keysOnDisk()).hasSize(1);
     }
 
     @Test
@@ -145,7 +145,7 @@ class ProblemDetailsTests extends AppTest {
         storage.release();
         assertThat(first.join().status()).isEqualTo(201);
         assertThat(weekRows()).isEqualTo(1);
-        assertThat(storedFiles()).hasSize(5);
+        assertThat(keysOnDisk()).hasSize(5);
     }
 
     @Test
@@ -155,12 +155,11 @@ class ProblemDetailsTests extends AppTest {
         Files.createDirectories(studyDir.getParent());
         Files.writeString(studyDir, "in the way");
         try {
-            Api.Response response = api.post(weeksPath(), Multipart.week("Week 3")
-                    .file("a.txt", "a").file("b.txt", "b"));
+            Api.Response response = api.post(weeksPath(), Multipart.week("Week 3").file("a.txt", "a"));
 
             assertProblem(response, 502, "Storage failed");
-            assertThat(response.json("$.detail", String.class)).isEqualTo("The file storage failed while storing 2 of"
-                    + " 2 files. Nothing was saved; try again later.");
+            assertThat(response.json("$.detail", String.class)).isEqualTo("The file storage failed while storing 1 of"
+                    + " 1 files. Nothing was saved; try again later.");
             assertThat(response.text()).doesNotContain(DATA.toString(), "uploads", "Exception", "\tat ", "trace")
                     .doesNotContainPattern("studies/\\d+/\\d{4}/"); // no storage key
             assertThat(weekRows()).isZero();
@@ -172,7 +171,7 @@ class ProblemDetailsTests extends AppTest {
 
     private void assertNothingKept() {
         assertThat(weekRows()).isZero();
-        assertThat(storedFiles()).isEmpty();
+        assertThat(keysOnDisk()).isEmpty();
     }
 
     /** A problem detail, as RFC 9457 has it, with the request id to quote. */

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The progress endpoint the page polls while its request runs. */
-class UploadProgressTests extends AppTest {
+class UploadProgressTests extends LocalDiskTest {
 
     @Test
     void showsEachFileWhileTheRequestRuns() throws Exception {

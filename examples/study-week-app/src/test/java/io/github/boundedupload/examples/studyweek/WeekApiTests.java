@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /** Creating a week with its files, reading it back, downloading the files. */
-class WeekApiTests extends AppTest {
+class WeekApiTests extends LocalDiskTest {
 
     private static final Path SAMPLES = Path.of("..", "plain-java", "sample-files");
 
@@ -21,42 +21,49 @@ class WeekApiTests extends AppTest {
     HikariDataSource dataSource;
 
     @Test
-    void createsAWeekWithThreeFilesAndReadsItBack() throws Exception {
-        byte[] algorithm = Files.readAllBytes(SAMPLES.resolve("Algorithm.png"));
-        byte[] aws = Files.readAllBytes(SAMPLES.resolve("AWS.png"));
+    void answersWithTheWeekAndWhereToFindIt() throws Exception {
         byte[] notes = Files.readAllBytes(SAMPLES.resolve("week-3-notes.txt"));
 
-        Api.Response created = api.post(weeksPath(), Multipart.week("Week 3")
-                .file("Algorithm.png", algorithm).file("AWS.png", aws).file("week-3-notes.txt", notes));
+        Api.Response created = api.post(weeksPath(), Multipart.week("  Week 3 ")
+                .file("Algorithm.png", Files.readAllBytes(SAMPLES.resolve("Algorithm.png")))
+                .file("week-3-notes.txt", notes));
 
         assertThat(created.status()).as("%s", created).isEqualTo(201);
-        String location = created.header("Location");
-        assertThat(location).matches("http://127\\.0\\.0\\.1:" + port + weeksPath() + "/\\d+");
-        assertThat(created.text()).isEqualTo(api.get(location).text());
-
-        DocumentContext week = api.get(location).json();
+        assertThat(created.header("Location")).matches("http://127\\.0\\.0\\.1:" + port + weeksPath() + "/\\d+");
+        DocumentContext week = created.json();
+        assertThat(week.read("$.url", String.class)).isEqualTo(created.header("Location"));
         assertThat(week.read("$.title", String.class)).isEqualTo("Week 3");
+        assertThat(week.read("$.content", String.class)).isEqualTo("Graphs, week 3");
         assertThat(week.read("$.startDate", String.class)).isEqualTo("2026-11-16");
-        assertThat(week.read("$.attachments[*].fileName", List.class))
-                .containsExactly("Algorithm.png", "AWS.png", "week-3-notes.txt"); // the order they were sent in
-        assertThat(week.read("$.attachments[*].size", List.class))
-                .containsExactly(algorithm.length, aws.length, notes.length);
+        assertThat(week.read("$.endDate", String.class)).isEqualTo("2026-11-22");
+        assertThat(week.read("$.attachments[*].size", List.class)).containsExactly(179, notes.length);
+        assertThat(week.read("$.attachments[1].url", String.class))
+                .matches(created.header("Location") + "/attachments/\\d+");
+    }
 
-        List<String> urls = week.read("$.attachments[*].url");
-        assertThat(api.get(urls.get(0)).bytes()).isEqualTo(algorithm);
-        assertThat(api.get(urls.get(1)).bytes()).isEqualTo(aws);
-        Api.Response download = api.get(urls.get(2));
-        assertThat(download.bytes()).isEqualTo(notes);
-        assertThat(download.header("Content-Type")).startsWith("text/plain");
-        assertThat(download.header("Content-Disposition")).isEqualTo("attachment; filename=\"week-3-notes.txt\"");
-        assertThat(download.header("X-Content-Type-Options")).isEqualTo("nosniff");
+    @Test
+    void storesEachFileUnderASanitisedKeyOfItsStudy() {
+        Api.Response created = api.post(weeksPath(), Multipart.week("Week 3").file("my notes (v2).txt", "x"));
 
-        assertThat(weekRows()).isEqualTo(1);
-        assertThat(attachmentRows()).isEqualTo(3);
-        assertThat(storedFiles()).hasSize(3)
-                .allSatisfy(file -> assertThat(file.toString()).doesNotContain(".."))
-                .extracting(file -> file.getFileName().toString())
-                .anySatisfy(name -> assertThat(name).endsWith("-Algorithm.png"));
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(keysOnDisk()).singleElement().asString()
+                .matches("studies/" + studyId + "/\\d{4}/\\d{2}/\\d{2}/[0-9a-f-]{36}-my_notes__v2_.txt");
+        assertThat(keysInTheDatabase()).isEqualTo(keysOnDisk());
+    }
+
+    @Test
+    void downloadsAreSavedNotShown() {
+        Api.Response created = api.post(weeksPath(), Multipart.week("Week 3")
+                .file("week-3-notes.txt", "notes").file("page.html", "<script>alert(1)</script>"));
+
+        Api.Response notes = api.get(created.json("$.attachments[0].url", String.class));
+        assertThat(notes.header("Content-Type")).startsWith("text/plain");
+        assertThat(notes.header("Content-Length")).isEqualTo("5");
+        assertThat(notes.header("Content-Disposition")).isEqualTo("attachment; filename=\"week-3-notes.txt\"");
+        Api.Response page = api.get(created.json("$.attachments[1].url", String.class));
+        assertThat(page.header("Content-Disposition")).isEqualTo("attachment; filename=\"page.html\"");
+        assertThat(page.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(page.header("Content-Security-Policy")).isEqualTo("sandbox");
     }
 
     @Test
