@@ -132,8 +132,8 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         transfer.start().whenComplete((stored, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(Failures.unwrap(failure));
-            } else {
-                result.complete(stored);
+            } else if (!result.complete(stored)) {
+                transfer.discard(); // cancelled in the instant S3 stored it: nobody will ever see this object
             }
         });
         return result;

@@ -28,6 +28,7 @@ final class Adapters implements AutoCloseable {
     final S3AsyncClient asyncClient;
     final S3FileUploader blocking;
     final S3AsyncFileUploader nonBlocking;
+    private final boolean ownsClients;
 
     Adapters(URI endpoint, String bucket, S3UploadOptions options) {
         this(endpoint, bucket, options, UnaryOperator.identity(), UnaryOperator.identity());
@@ -35,9 +36,23 @@ final class Adapters implements AutoCloseable {
 
     Adapters(URI endpoint, String bucket, S3UploadOptions options, UnaryOperator<S3ClientBuilder> sync,
             UnaryOperator<S3AsyncClientBuilder> async) {
-        S3TestServices services = S3TestServices.get();
-        this.client = sync.apply(services.s3ClientBuilder(endpoint)).build();
-        this.asyncClient = async.apply(services.s3AsyncClientBuilder(endpoint)).build();
+        this(sync.apply(S3TestServices.get().s3ClientBuilder(endpoint)).build(),
+                async.apply(S3TestServices.get().s3AsyncClientBuilder(endpoint)).build(), bucket, options, true);
+    }
+
+    /**
+     * Both adapters on clients the caller keeps (closing a non-blocking client takes its event loop's quiet period:
+     * tests that try many options share their clients).
+     */
+    Adapters(S3Client client, S3AsyncClient asyncClient, String bucket, S3UploadOptions options) {
+        this(client, asyncClient, bucket, options, false);
+    }
+
+    private Adapters(S3Client client, S3AsyncClient asyncClient, String bucket, S3UploadOptions options,
+            boolean ownsClients) {
+        this.client = client;
+        this.asyncClient = asyncClient;
+        this.ownsClients = ownsClients;
         this.blocking = S3FileUploader.builder(client, bucket).options(options).build();
         this.nonBlocking = S3AsyncFileUploader.builder(asyncClient, bucket).options(options).build();
     }
@@ -59,7 +74,9 @@ final class Adapters implements AutoCloseable {
     @Override
     public void close() {
         nonBlocking.close();
-        asyncClient.close();
-        client.close();
+        if (ownsClients) {
+            asyncClient.close();
+            client.close();
+        }
     }
 }

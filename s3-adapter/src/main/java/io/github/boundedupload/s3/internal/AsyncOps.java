@@ -1,11 +1,13 @@
 package io.github.boundedupload.s3.internal;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
@@ -18,6 +20,8 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -81,6 +85,18 @@ public final class AsyncOps implements S3Ops {
     @Override
     public CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request) {
         return limiter.run(() -> client.deleteObject(request));
+    }
+
+    @Override
+    public CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request) {
+        return limiter.run(() -> client.listMultipartUploads(request));
+    }
+
+    /** The JDK's shared delay scheduler; no thread of ours waits. */
+    @Override
+    public CompletableFuture<Void> settle(Duration delay) {
+        return CompletableFuture.runAsync(() -> { },
+                CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     @Override

@@ -17,6 +17,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 public final class Failures {
 
+    private static final int MAX_TEXT = 300;
+
     private Failures() {
     }
 
@@ -113,9 +115,21 @@ public final class Failures {
         return Names.describe(t);
     }
 
-    /** Untrusted text, escaped and shortened like core escapes file names, without the quotes. */
+    /**
+     * Untrusted text (S3's messages, keys) for a message: control and invisible formatting characters escaped as
+     * core escapes file names, at most {@value #MAX_TEXT} characters. (Core's quoting stops at 80: enough for a
+     * file name, too little for S3's explanations.)
+     */
     private static String unquoted(String text) {
-        String quoted = Names.quote(text.length() > 300 ? text.substring(0, 300) : text);
-        return quoted.substring(1, quoted.length() - 1);
+        StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_TEXT) + 3);
+        for (int i = 0; i < text.length() && i < MAX_TEXT; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
+                out.append(String.format("\\u%04X", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return text.length() > MAX_TEXT ? out.append("...").toString() : out.toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -13,6 +14,8 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -38,6 +41,14 @@ interface S3Ops {
     CompletableFuture<HeadObjectResponse> head(HeadObjectRequest request);
 
     CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request);
+
+    CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request);
+
+    /**
+     * Completes after {@code delay}: time for a request the network held to reach S3 before the upload's fate is
+     * decided. The blocking implementation waits on the calling thread.
+     */
+    CompletableFuture<Void> settle(Duration delay);
 
     /**
      * Blocking work (reading content): on the calling thread, or on the uploader's read executor. Cancelling the

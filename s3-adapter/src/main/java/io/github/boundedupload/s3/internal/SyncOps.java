@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -16,6 +17,8 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -27,6 +30,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * here, for as long as their upload may take, instead of failing in the client's pool after its acquisition timeout.
  */
 public final class SyncOps implements S3Ops {
+
+    private static final int CLEANUP_ATTEMPTS = 3;
 
     private final S3Client client;
     private final Semaphore permits;
@@ -90,6 +95,22 @@ public final class SyncOps implements S3Ops {
     }
 
     @Override
+    public CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request) {
+        return call(() -> client.listMultipartUploads(request));
+    }
+
+    /** Waits on this thread; an interrupt ends the wait early (and stays set). */
+    @Override
+    public CompletableFuture<Void> settle(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
     public <T> CompletableFuture<T> read(Callable<T> work) {
         try {
             return CompletableFuture.completedFuture(work.call());
@@ -98,13 +119,25 @@ public final class SyncOps implements S3Ops {
         }
     }
 
+    /**
+     * Runs with the interrupt status cleared, and again (at most {@value #CLEANUP_ATTEMPTS} times) when an interrupt
+     * arrives during the call: the core interrupts an upload once, at any moment, also while it cleans up after the
+     * SDK's own timeout. The interrupt status is restored afterwards.
+     */
     @Override
     public <T> CompletableFuture<T> cleanup(Supplier<CompletableFuture<T>> call) {
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = false;
         try {
-            return call.get();
+            for (int attempt = 1; ; attempt++) {
+                interrupted |= Thread.interrupted();
+                CompletableFuture<T> result = call.get();
+                if (attempt == CLEANUP_ATTEMPTS || !result.isCompletedExceptionally()
+                        || !(Failures.unwrap(result.handle((v, e) -> e).join()) instanceof AbortedException)) {
+                    return result;
+                }
+            }
         } finally {
-            if (interrupted) {
+            if (interrupted | Thread.interrupted()) {
                 Thread.currentThread().interrupt();
             }
         }

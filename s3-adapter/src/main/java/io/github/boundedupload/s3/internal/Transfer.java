@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,6 +35,7 @@ import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
@@ -62,6 +64,13 @@ public final class Transfer {
     static final Duration CLEANUP_TIMEOUT = Duration.ofSeconds(10);
     private static final AwsRequestOverrideConfiguration CLEANUP =
             AwsRequestOverrideConfiguration.builder().apiCallTimeout(CLEANUP_TIMEOUT).build();
+    /**
+     * How long to wait, after a request whose answer was lost, before deciding that S3 did not act on it: a request
+     * held by the network can still arrive.
+     */
+    static final Duration SETTLE = Duration.ofSeconds(2);
+    /** How far S3's clock may be behind ours when telling our multipart uploads from older ones. */
+    private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
     /** S3's limit of parts per upload. */
     static final int MAX_PARTS = 10_000;
 
@@ -195,22 +204,34 @@ public final class Transfer {
 
     private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
         if (Failures.refused(failure) || !sent.fullySent()) {
+            LOG.debug("s3://{}/{}: not stored ({}): {}", settings.bucket(), key,
+                    sent.fullySent() ? "refused" : "the content did not all go out", Failures.describe(failure));
             return CompletableFuture.failedFuture(failure); // S3 stored nothing of this request
         }
+        // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
+        // held can arrive late). Look; when nothing is there, look once more after the settle time.
+        return lookFor(sent, failure, true);
+    }
+
+    private CompletableFuture<StoredObject> lookFor(Sent sent, Throwable failure, boolean again) {
         return ops.cleanup(() -> ops.head(headRequest())).handle((head, headFailure) -> {
-                    if (headFailure != null) {
-                        return Failures.notFound(headFailure) ? CompletableFuture.<StoredObject>failedFuture(failure)
-                                : outcomeUnknown(failure, "checking for the object failed: "
-                                        + Failures.describe(headFailure));
-                    }
-                    String stored = checksumOf(head);
-                    if (head.contentLength() == null || head.contentLength() != sent.length() || stored == null
-                            || !stored.equals(sent.checksum())) {
-                        return CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
-                    }
-                    LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", settings.bucket(), key);
-                    return keep(stored(sent.length(), head.eTag(), head.versionId(), stored));
-                }).thenCompose(Function.identity());
+            if (headFailure != null && !Failures.notFound(headFailure)) {
+                return outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+            }
+            if (headFailure != null) {
+                LOG.debug("s3://{}/{}: no answer and no object{}", settings.bucket(), key,
+                        again ? "; looking again after " + SETTLE : ": not stored");
+                return again ? ops.cleanup(() -> ops.settle(SETTLE)).thenCompose(x -> lookFor(sent, failure, false))
+                        : CompletableFuture.<StoredObject>failedFuture(failure);
+            }
+            String stored = checksumOf(head);
+            if (head.contentLength() == null || head.contentLength() != sent.length() || stored == null
+                    || !stored.equals(sent.checksum())) {
+                return CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
+            }
+            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", settings.bucket(), key);
+            return keep(stored(sent.length(), head.eTag(), head.versionId(), stored));
+        }).thenCompose(Function.identity());
     }
 
     // ---- multipart ----------------------------------------------------------------------------------------
@@ -227,21 +248,58 @@ public final class Transfer {
         options.storageClass().ifPresent(create::storageClass);
         options.serverSideEncryption().ifPresent(create::serverSideEncryption);
         options.kmsKeyId().ifPresent(create::ssekmsKeyId);
-        return track(ops.create(create.build())).thenCompose(created -> {
-            String uploadId = created.uploadId();
-            AtomicBoolean completing = new AtomicBoolean();
-            return new PartPump(source, uploadId).run().thenCompose(parts -> {
-                completing.set(true);
-                return track(ops.complete(CompleteMultipartUploadRequest.builder().bucket(settings.bucket())
-                        .key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
-                        .overrideConfiguration(callTimeout()).build()));
-            }).handle((done, failure) -> failure == null
-                    ? keep(stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(algorithm,
-                            done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
-                    : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
-                            source.bytes()))
-                    .thenCompose(Function.identity());
-        }).whenComplete((stored, failure) -> source.close());
+        Instant asked = Instant.now();
+        return track(ops.create(create.build())).handle((created, failure) -> failure == null
+                ? uploadParts(source, created.uploadId()) : afterFailedCreate(failure, asked))
+                .thenCompose(Function.identity())
+                .whenComplete((stored, failure) -> source.close());
+    }
+
+    private CompletableFuture<StoredObject> uploadParts(PartSource source, String uploadId) {
+        AtomicBoolean completing = new AtomicBoolean();
+        return new PartPump(source, uploadId).run().thenCompose(parts -> {
+            completing.set(true);
+            return track(ops.complete(CompleteMultipartUploadRequest.builder().bucket(settings.bucket())
+                    .key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
+                    .overrideConfiguration(callTimeout()).build()));
+        }).handle((done, failure) -> failure == null
+                ? keep(stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(algorithm,
+                        done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
+                : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
+                        source.bytes()))
+                .thenCompose(Function.identity());
+    }
+
+    /**
+     * CreateMultipartUpload failed without S3 refusing it: S3 may have started an upload whose id never reached us
+     * (the answer was lost, or the request arrived late). After the settle time, the key's uploads started since we
+     * asked are aborted; with unique keys (the default key strategy) they can only be ours.
+     */
+    private CompletableFuture<StoredObject> afterFailedCreate(Throwable failure, Instant asked) {
+        if (Failures.refused(failure)) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        return ops.cleanup(() -> ops.settle(SETTLE))
+                .thenCompose(settled -> ops.cleanup(() -> ops.listUploads(ListMultipartUploadsRequest.builder()
+                        .bucket(settings.bucket()).prefix(key).overrideConfiguration(CLEANUP).build())))
+                .thenCompose(listed -> CompletableFuture.allOf(listed.uploads().stream()
+                        .filter(upload -> key.equals(upload.key()) && upload.initiated() != null
+                                && !upload.initiated().isBefore(asked.minus(CLOCK_SKEW)))
+                        .map(upload -> ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder()
+                                .bucket(settings.bucket()).key(key).uploadId(upload.uploadId())
+                                .overrideConfiguration(CLEANUP).build())))
+                        .toArray(CompletableFuture[]::new)))
+                .handle((aborted, cleanupFailure) -> {
+                    if (cleanupFailure == null) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure);
+                    }
+                    LOG.warn("s3://{}/{}: starting the multipart upload failed ({}), and an upload it may have started"
+                            + " could not be aborted ({}); a lifecycle rule aborts it", settings.bucket(), key,
+                            Failures.describe(failure), Failures.describe(cleanupFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key,
+                            request.fileName(), failure, false, "a multipart upload it may have started could not be"
+                                    + " aborted: " + Failures.describe(cleanupFailure)));
+                }).thenCompose(Function.identity());
     }
 
     private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
@@ -523,11 +581,22 @@ public final class Transfer {
         return AwsRequestOverrideConfiguration.builder().apiCallTimeout(Duration.ofMillis(left)).build();
     }
 
+    /**
+     * Deletes what this upload stored, because its caller cancelled it just as S3 stored the object (the caller saw
+     * the cancel, not the object). Failures are logged.
+     */
+    public void discard() {
+        tasks.cancelAll();
+        deleteAgain();
+    }
+
     /** A stored object for the caller, or, when the upload was cancelled meanwhile, deleted again. */
     private CompletableFuture<StoredObject> keep(StoredObject stored) {
-        if (!tasks.cancelled()) {
-            return CompletableFuture.completedFuture(stored);
-        }
+        return tasks.cancelled() ? deleteAgain() : CompletableFuture.completedFuture(stored);
+    }
+
+    private CompletableFuture<StoredObject> deleteAgain() {
+        LOG.debug("s3://{}/{}: stored, but the upload was cancelled: deleting it", settings.bucket(), key);
         CancellationException cancelled = new CancellationException("the upload was cancelled");
         return ops.cleanup(() -> ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
                 .overrideConfiguration(CLEANUP).build()))
