@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -19,13 +16,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * for this class (no Docker), with the local disk as storage.
  */
 @ActiveProfiles("postgres")
-@Import(TestStorage.class)
-class PostgresProfileIT extends FailurePathsContract {
+class PostgresProfileIT extends LocalDiskFailurePaths {
 
     private static final EmbeddedPostgres POSTGRES = start();
-
-    @Autowired
-    GatedStorage storage;
 
     private static EmbeddedPostgres start() {
         try {
@@ -46,16 +39,6 @@ class PostgresProfileIT extends FailurePathsContract {
     static void stop() throws IOException {
         // The context stays cached until the JVM ends; its pool then finds the server gone, which is harmless.
         POSTGRES.close();
-    }
-
-    @Override
-    List<String> storedKeys() {
-        return keysOnDisk();
-    }
-
-    @Override
-    void failTheUploadOf(String fileName) {
-        storage.failAfterOthers(fileName, 2);
     }
 
     @Test

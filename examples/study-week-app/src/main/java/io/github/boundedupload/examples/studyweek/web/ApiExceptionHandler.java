@@ -10,6 +10,7 @@ import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import io.github.boundedupload.examples.studyweek.week.DuplicateWeekException;
+import io.github.boundedupload.examples.studyweek.week.WeekController;
 import io.github.boundedupload.examples.studyweek.week.WeekNotFoundException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -97,9 +98,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (multipartRequest == null || index < 0) {
             return false;
         }
-        List<MultipartFile> files = multipartRequest.getFiles("files").stream()
-                .filter(f -> !(f.isEmpty() && (f.getOriginalFilename() == null || f.getOriginalFilename().isEmpty())))
-                .toList();
+        List<MultipartFile> files = WeekController.chosenFiles(multipartRequest.getFiles("files"));
         return index < files.size() && files.get(index).getSize() > uploader.config().maxAttachmentSize();
     }
 
@@ -136,10 +135,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     /** The application is shutting down. */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> closed(UploaderClosedException e) {
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                .header(HttpHeaders.RETRY_AFTER, Long.toString(properties.retryAfter().toSeconds()))
-                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Shutting down",
-                        "The server is shutting down. Nothing was saved; try again shortly."));
+        return serviceUnavailable("Shutting down", "The server is shutting down. Nothing was saved; try again shortly.");
     }
 
     /** Any other upload failure: the library's messages carry no content or credentials, but may name keys. */
@@ -174,10 +170,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler
     ResponseEntity<ProblemDetail> database(DataAccessException e) {
         LOG.error("database failure", e);
+        return serviceUnavailable("Database unavailable",
+                "The week could not be saved. Nothing was kept; try again later.");
+    }
+
+    private ResponseEntity<ProblemDetail> serviceUnavailable(String title, String detail) {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(properties.retryAfter().toSeconds()))
-                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, "Database unavailable",
-                        "The week could not be saved. Nothing was kept; try again later."));
+                .body(problem(HttpStatus.SERVICE_UNAVAILABLE, title, detail));
     }
 
     /** Anything else is a bug: a plain 500 with the request id to quote, and the stack trace in the log only. */

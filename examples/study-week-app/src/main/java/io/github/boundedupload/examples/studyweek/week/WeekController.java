@@ -36,7 +36,7 @@ import org.springframework.web.multipart.support.MissingServletRequestPartExcept
  */
 @RestController
 @RequestMapping("/api/studies/{studyId}/weeks")
-class WeekController {
+public class WeekController {
 
     private final WeekService weeks;
     private final AttachmentStore store;
@@ -74,8 +74,14 @@ class WeekController {
         return ResponseEntity.created(URI.create(view.url())).body(view);
     }
 
-    /** A browser sends an empty part without a name when no file was chosen: that is no file. */
-    private static List<MultipartFile> chosenFiles(List<MultipartFile> files) {
+    /**
+     * The files of the request, in order. A browser sends an empty part without a name when no file was chosen: that
+     * is no file.
+     *
+     * @param files the {@code files} parts, or {@code null} when there are none
+     * @return the files chosen; the index of each is the index of its attachment
+     */
+    public static List<MultipartFile> chosenFiles(List<MultipartFile> files) {
         return files == null ? List.of()
                 : files.stream().filter(f -> !(f.isEmpty() && (f.getOriginalFilename() == null
                         || f.getOriginalFilename().isEmpty()))).toList();
