@@ -53,6 +53,9 @@ abstract class FailurePathsContract extends AppTest {
 
         assertThat(response.status()).as("%s", response).isEqualTo(502);
         assertThat(response.json("$.failedFiles", List.class)).containsExactly(1);
+        assertThat(response.text()).as("nothing internal in the body")
+                .doesNotContain("s3://", "uploads", "Exception", "\tat ", "Credential", "X-Amz")
+                .doesNotContainPattern("studies/\\d+/\\d{4}/");
         assertThat(storedKeys()).isEmpty();
         assertThat(weekRows()).isZero();
         assertThat(attachmentRows()).isZero();

@@ -66,7 +66,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     /**
      * The uploader refused the files before uploading any: too many, too large, or a dangerous name. The library's
-     * message names each offending file (quoted and escaped) and why.
+     * message names each offending file (quoted and escaped) and why. Its problems carry a position and a reason, not
+     * a kind: a file is "too large" (413) when the request's file at that position is over the uploader's limit.
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> invalidAttachments(InvalidAttachmentException e, HttpServletRequest request) {
