@@ -91,6 +91,9 @@ public final class S3FileUploader implements FileUploader {
             return future.join(); // already complete: every call ran on this thread
         } catch (CompletionException e) {
             Throwable cause = Failures.unwrap(e);
+            if (Failures.interrupted(cause)) {
+                Thread.currentThread().interrupt(); // whatever the SDK did with it, the caller learns of it
+            }
             throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
         }
     }

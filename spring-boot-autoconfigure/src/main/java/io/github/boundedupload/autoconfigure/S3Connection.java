@@ -106,8 +106,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
                 : S3AsyncFileUploader.builder(capturing(configure(S3AsyncClient.builder()), built -> {
                     asyncClient = built;
                 }), bucket);
-        S3AsyncFileUploader storage = given != null ? builder.options(options).build()
-                : built(() -> builder.options(options).build());
+        S3AsyncFileUploader storage = built(() -> builder.options(options).build());
         log("S3AsyncClient", given == null, options);
         return storage;
     }

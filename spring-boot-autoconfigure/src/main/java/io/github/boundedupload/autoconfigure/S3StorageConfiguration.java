@@ -90,14 +90,8 @@ class S3StorageConfiguration {
             S3UploadOptions.Builder builder = S3Options.builder(s3).location(S3Options.location(s3,
                     connection::presigner));
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-            try {
-                return builder.build();
-            } catch (IllegalArgumentException e) {
-                // The properties were checked when they were bound, so a customizer set this value.
-                throw new UploaderSetupException("The bounded-upload S3 options are invalid after the "
-                        + "S3UploadOptionsCustomizer beans were applied: " + e.getMessage(),
-                        "Change the S3UploadOptionsCustomizer bean that sets this value.", e);
-            }
+            return UploaderSetupException.afterCustomizers("S3 options are invalid", "S3UploadOptionsCustomizer",
+                    builder::build);
         }
 
         /** The non-blocking storage: on the application's S3AsyncClient, or on one the adapter builds. */

@@ -52,14 +52,8 @@ class UploaderConfiguration {
                 .keyStrategy(keyStrategy);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        try {
-            return builder.build();
-        } catch (IllegalArgumentException e) {
-            // The properties were checked when they were bound, so a customizer set this value.
-            throw new UploaderSetupException("The bounded-upload configuration is invalid after the "
-                    + "UploaderConfigCustomizer beans were applied: " + e.getMessage(),
-                    "Change the UploaderConfigCustomizer bean that sets this value.", e);
-        }
+        return UploaderSetupException.afterCustomizers("configuration is invalid", "UploaderConfigCustomizer",
+                builder::build);
     }
 
     /** An explicit {@code bounded-upload.executor.type} wins over {@code spring.threads.virtual.enabled}. */

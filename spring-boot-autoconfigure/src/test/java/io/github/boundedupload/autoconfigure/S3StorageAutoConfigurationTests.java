@@ -296,7 +296,8 @@ class S3StorageAutoConfigurationTests {
     void everyS3PropertyBinds() {
         optionsRunner().withPropertyValues("bounded-upload.s3.max-concurrency=12",
                 "bounded-upload.s3.multipart-threshold=32MB", "bounded-upload.s3.part-size=6MB",
-                "bounded-upload.s3.parts-in-flight=3", "bounded-upload.s3.checksum-algorithm=crc32c", "bounded-upload.s3.storage-class=standard-ia",
+                "bounded-upload.s3.parts-in-flight=3", "bounded-upload.s3.checksum-algorithm=crc32c",
+                "bounded-upload.s3.storage-class=standard-ia",
                 "bounded-upload.s3.server-side-encryption=aws:kms", "bounded-upload.s3.kms-key-id=alias/uploads",
                 "bounded-upload.s3.content-disposition=inline", "bounded-upload.s3.location=virtual-host",
                 "bounded-upload.s3.presigned-url-ttl=5m").run(context -> {

@@ -57,7 +57,8 @@ class S3StorageIT {
     private ApplicationContextRunner runner(String bucketName, String nonBlocking) {
         // A health timeout no busy machine reaches, so that UP and DOWN are S3's answers, not the machine's load.
         return TestSupport.s3Runner(root, bucketName, services.s3Endpoint().toString())
-                .withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking, "bounded-upload.health.timeout=5m");
+                .withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking,
+                        "bounded-upload.health.timeout=5m");
     }
 
     @ParameterizedTest(name = "non-blocking={0}")

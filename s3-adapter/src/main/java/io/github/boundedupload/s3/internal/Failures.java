@@ -44,6 +44,17 @@ public final class Failures {
         return status >= 400 && status < 500 && status != 408 && status != 429;
     }
 
+    /** Whether the failure, or one of its causes, is the calling thread being interrupted. */
+    public static boolean interrupted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof AbortedException || t instanceof InterruptedException
+                    || t instanceof java.io.InterruptedIOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** S3 answered 404 (no such key, or no such upload). */
     static boolean notFound(Throwable failure) {
         Throwable t = unwrap(failure);
