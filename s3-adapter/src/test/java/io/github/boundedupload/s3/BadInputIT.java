@@ -14,7 +14,6 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,21 +36,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BadInputIT {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("bad-input");
     static Adapters adapters;
     static Path large;
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("bad-input");
-        adapters = new Adapters(services.s3Endpoint(), bucket.name(), Adapters.smallParts());
+        adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), Adapters.smallParts());
         large = TestData.file(dir.resolve("large.bin"), 9, Adapters.LARGE);
     }
 
     @AfterAll
     static void tearDown() {
         adapters.close();
-        bucket.close();
     }
 
     static StoredObject upload(Adapters adapters, Kind kind, UploadRequest request) throws Exception {
@@ -124,7 +123,7 @@ class BadInputIT {
             assertThatThrownBy(() -> uploader.uploadAll(List.of(attachment)))
                     .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("longer than 1024 bytes");
         }
-        assertThat(bucket.keys("too-long/")).isEmpty();
+        assertThat(s3.bucket().keys("too-long/")).isEmpty();
     }
 
     @ParameterizedTest
@@ -136,9 +135,9 @@ class BadInputIT {
             BatchResult result = uploader.uploadAll(List.of(Attachment.of(empty)));
             StoredObject stored = result.storedObjects().get(0);
             assertThat(stored.size()).isZero();
-            assertThat(bucket.head(stored.key())).hasValueSatisfying(head ->
+            assertThat(s3.bucket().head(stored.key())).hasValueSatisfying(head ->
                     assertThat(head.contentLength()).isZero());
-            assertThat(bucket.read(stored.key())).hasValueSatisfying(bytes -> assertThat(bytes).isEmpty());
+            assertThat(s3.bucket().read(stored.key())).hasValueSatisfying(bytes -> assertThat(bytes).isEmpty());
         }
     }
 
@@ -153,7 +152,7 @@ class BadInputIT {
                     InvalidAttachmentException.class, e -> assertThat(e.problems())
                             .extracting(InvalidAttachmentException.Problem::index).containsExactly(1, 2, 3, 4));
         }
-        assertThat(bucket.keys("dots/")).isEmpty();
+        assertThat(s3.bucket().keys("dots/")).isEmpty();
     }
 
     @ParameterizedTest
@@ -171,9 +170,9 @@ class BadInputIT {
                 StoredObject stored = result.storedObjects().get(i);
                 assertThat(stored.key()).startsWith(prefix + "/").endsWith(KeyStrategy.sanitize(name));
                 String content = names.get(i);
-                assertThat(bucket.read(stored.key())).hasValueSatisfying(bytes ->
+                assertThat(s3.bucket().read(stored.key())).hasValueSatisfying(bytes ->
                         assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo(content));
-                assertThat(bucket.head(stored.key())).hasValueSatisfying(head ->
+                assertThat(s3.bucket().head(stored.key())).hasValueSatisfying(head ->
                         assertThat(fileNameOf(head.contentDisposition())).isEqualTo(name));
             }
         }

@@ -20,9 +20,7 @@ import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -36,9 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -62,18 +59,16 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
 class FaultIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("faults");
     static final int SMALL = 40;
     static final int LARGE = 4;
     static final int TRIGGER = 12;
-    static TestBucket bucket;
-    static TestProxy proxy;
     static final List<Attachment> batch = new ArrayList<>();
     static final Map<String, String> digests = new ConcurrentHashMap<>();
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("faults");
-        proxy = services.createProxy("faults");
         for (int i = 0; i < SMALL + LARGE; i++) {
             // Multipart uploads (6 MiB in 5 MiB parts) among the small ones, so that aborts are part of it.
             long size = i % 11 == 5 ? 6L * 1024 * 1024 : 64 * 1024;
@@ -81,17 +76,6 @@ class FaultIT {
             digests.put(file.getFileName().toString(), TestData.sha256(file));
             batch.add(Attachment.of(file));
         }
-    }
-
-    @AfterEach
-    void heal() {
-        proxy.heal();
-    }
-
-    @AfterAll
-    static void tearDown() {
-        proxy.close();
-        bucket.close();
     }
 
     enum Fault {
@@ -119,15 +103,15 @@ class FaultIT {
         String prefix = "fault-" + fault + "-" + policy + "-" + kind;
         Network network = new Network(() -> {
             if (fault == Fault.RESET_PEER) {
-                proxy.toxiproxy().toxics().resetPeer("fault", ToxicDirection.UPSTREAM, 0);
+                s3.proxy().toxiproxy().toxics().resetPeer("fault", ToxicDirection.UPSTREAM, 0);
             } else {
-                proxy.toxiproxy().toxics().timeout("fault", ToxicDirection.UPSTREAM, 0);
+                s3.proxy().toxiproxy().toxics().timeout("fault", ToxicDirection.UPSTREAM, 0);
             }
         });
         UploaderConfig config = UploaderConfig.builder().name("faults").maxConcurrentUploads(8)
                 .maxConcurrentUploadsPerBatch(8).uploadTimeout(Duration.ofSeconds(3)).failurePolicy(policy)
                 .keyStrategy(KeyStrategy.datedUuid(prefix)).listener(network).build();
-        try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(), Adapters.smallParts(),
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(), Adapters.smallParts(),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(network)),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(network)));
                 ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config)) {
@@ -146,7 +130,7 @@ class FaultIT {
                 // What cancelled non-blocking uploads stored just before the cancel is deleted after their futures
                 // completed: give those deletes their moment.
                 await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                        assertThat(bucket.keys(prefix + "/")).isEmpty());
+                        assertThat(s3.bucket().keys(prefix + "/")).isEmpty());
             }
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
                     assertThat(incompleteUploads(prefix)).isEmpty());
@@ -154,18 +138,18 @@ class FaultIT {
     }
 
     private static List<MultipartUpload> incompleteUploads(String prefix) {
-        return bucket.incompleteUploads().stream().filter(u -> u.key().startsWith(prefix + "/")).toList();
+        return s3.bucket().incompleteUploads().stream().filter(u -> u.key().startsWith(prefix + "/")).toList();
     }
 
     private static void assertBucketAgrees(UploadResult upload) {
         if (upload.isStored()) {
             StoredObject stored = upload.storedObject().orElseThrow();
-            assertThat(bucket.sha256(stored.key())).as("%s", upload)
+            assertThat(s3.bucket().sha256(stored.key())).as("%s", upload)
                     .contains(digests.get(upload.attachment().fileName()));
         } else {
             assertThat(upload.failure()).as("%s", upload).hasValueSatisfying(failure -> assertThat(failure)
                     .isInstanceOfAny(S3UploadException.class, UploadTimeoutException.class));
-            assertThat(bucket.exists(upload.key())).as("%s", upload).isFalse();
+            assertThat(s3.bucket().exists(upload.key())).as("%s", upload).isFalse();
         }
     }
 
@@ -183,7 +167,7 @@ class FaultIT {
             public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
                 if (succeeded.incrementAndGet() == TRIGGER) {
                     try {
-                        proxy.toxiproxy().disable();
+                        s3.proxy().toxiproxy().disable();
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -200,7 +184,7 @@ class FaultIT {
                 .failurePolicy(FailurePolicy.COLLECT).keyStrategy(KeyStrategy.datedUuid(prefix)).listener(down)
                 .build();
         BatchResult result;
-        try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(), Adapters.smallParts());
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(), Adapters.smallParts());
                 ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config)) {
             long start = System.nanoTime();
             result = assertTimeoutPreemptively(batchTimeout, () -> uploader.uploadAll(batch));
@@ -209,7 +193,7 @@ class FaultIT {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
                     failedAfter.values().stream().max(Duration::compareTo).orElse(Duration.ZERO));
         }
-        proxy.heal();
+        s3.proxy().heal();
 
         assertThat(result.storedObjects()).hasSizeGreaterThanOrEqualTo(TRIGGER);
         assertThat(result.notStored()).isNotEmpty();
@@ -218,7 +202,7 @@ class FaultIT {
         List<String> unabortable = new ArrayList<>();
         for (UploadResult upload : result.results()) {
             if (upload.isStored()) {
-                assertThat(bucket.sha256(upload.key())).contains(digests.get(upload.attachment().fileName()));
+                assertThat(s3.bucket().sha256(upload.key())).contains(digests.get(upload.attachment().fileName()));
                 continue;
             }
             Throwable failure = upload.failure().orElseThrow();
@@ -229,13 +213,13 @@ class FaultIT {
             if (String.valueOf(failure.getMessage()).contains("could not be aborted")) {
                 unabortable.add(upload.key());
             }
-            assertThat(bucket.exists(upload.key())).as("%s", upload).isFalse();
+            assertThat(s3.bucket().exists(upload.key())).as("%s", upload).isFalse();
         }
         // A multipart upload cannot be aborted while S3 is down: only those the failures name may be left.
         List<MultipartUpload> left = incompleteUploads(prefix);
         assertThat(left).allSatisfy(incomplete -> assertThat(unabortable).contains(incomplete.key()));
-        // What an operator's lifecycle rule would do, so that the other tests start from a clean bucket.
-        left.forEach(u -> services.s3Client().abortMultipartUpload(b -> b.bucket(bucket.name()).key(u.key())
+        // What an operator's lifecycle rule would do, so that the other tests start from a clean s3.bucket().
+        left.forEach(u -> services.s3Client().abortMultipartUpload(b -> b.bucket(s3.bucket().name()).key(u.key())
                 .uploadId(u.uploadId())));
     }
 
@@ -292,7 +276,7 @@ class FaultIT {
                 return;
             }
             if (healing.compareAndSet(false, true)) {
-                proxy.heal();
+                s3.proxy().heal();
                 healed.countDown();
             }
             try {

@@ -12,9 +12,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,25 +38,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class LatencyIT {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
-    static TestProxy proxy;
-
-    @BeforeAll
-    static void setUp() {
-        bucket = services.createBucket("latency");
-        proxy = services.createProxy("latency");
-    }
-
-    @AfterEach
-    void heal() {
-        proxy.heal();
-    }
-
-    @AfterAll
-    static void tearDown() {
-        proxy.close();
-        bucket.close();
-    }
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("latency");
 
     /** 100 files at 20 at a time take about 5 round trips, not 100: the uploads really overlap. */
     @ParameterizedTest
@@ -72,12 +51,12 @@ class LatencyIT {
                 .mapToObj(i -> Attachment.of("small-" + i + ".txt", TestData.bytes(i, 1024))).toList();
         UploaderConfig config = UploaderConfig.builder().maxConcurrentUploads(20).maxConcurrentUploadsPerBatch(20)
                 .keyStrategy(KeyStrategy.datedUuid(prefix)).build();
-        try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(),
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(),
                 S3UploadOptions.builder().maxConcurrency(20).build());
                 ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config)) {
             // Warm 20 connections first, under the latency so that 20 really overlap: a new connection costs the
             // client some work (not a round trip: its handshake is with the local proxy), which is not what is timed.
-            proxy.toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, latency);
+            s3.proxy().toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, latency);
             assertThat(uploader.uploadAll(batch.subList(0, 20)).allStored()).isTrue();
 
             long start = System.nanoTime();
@@ -88,7 +67,7 @@ class LatencyIT {
                     + " (%.1f x latency; sequential would be %d ms)%n", kind, latency, took, took / (double) latency,
                     100 * latency);
             assertThat(result.allStored()).isTrue();
-            assertThat(bucket.keys(prefix + "/")).hasSize(120);
+            assertThat(s3.bucket().keys(prefix + "/")).hasSize(120);
             assertThat(took).as("elapsed ms").isGreaterThanOrEqualTo(5 * latency).isLessThan(30 * latency);
         }
     }
@@ -102,7 +81,7 @@ class LatencyIT {
     @Test
     void expectContinueCostsARoundTripOnlyAboveTheThreshold() throws Exception {
         long latency = 150;
-        proxy.toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, latency);
+        s3.proxy().toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, latency);
         byte[] small = TestData.bytes(1, 1024);
         byte[] large = TestData.bytes(2, 2 * 1024 * 1024);
         StringBuilder table = new StringBuilder("LatencyIT Expect: 100-continue, " + latency
@@ -124,12 +103,12 @@ class LatencyIT {
                 c -> c.expectContinueThresholdInBytes(0L), c -> c.expectContinueEnabled(false));
         for (int s = 0; s < settings.length; s++) {
             UnaryOperator<S3Configuration.Builder> config = configs.get(s);
-            S3Configuration s3 = config.apply(S3Configuration.builder()).build();
+            S3Configuration configuration = config.apply(S3Configuration.builder()).build();
             String setting = settings[s];
-            try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(), S3UploadOptions.defaults(),
-                    b -> b.serviceConfiguration(s3).overrideConfiguration(o -> o.addExecutionInterceptor(wire)
+            try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(), S3UploadOptions.defaults(),
+                    b -> b.serviceConfiguration(configuration).overrideConfiguration(o -> o.addExecutionInterceptor(wire)
                             .putExecutionAttribute(SETTING, setting)),
-                    b -> b.serviceConfiguration(s3).overrideConfiguration(o -> o.addExecutionInterceptor(wire)
+                    b -> b.serviceConfiguration(configuration).overrideConfiguration(o -> o.addExecutionInterceptor(wire)
                             .putExecutionAttribute(SETTING, setting)))) {
                 int column = 0;
                 for (Kind kind : Kind.values()) {

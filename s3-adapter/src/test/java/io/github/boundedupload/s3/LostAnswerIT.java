@@ -15,9 +15,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -25,9 +23,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,26 +45,13 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class LostAnswerIT {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
-    static TestProxy proxy;
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("lost-answers");
     static Path large;
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("lost-answers");
-        proxy = services.createProxy("lost-answers");
         large = TestData.file(dir.resolve("large.bin"), 4, Adapters.LARGE);
-    }
-
-    @AfterEach
-    void heal() {
-        proxy.heal();
-    }
-
-    @AfterAll
-    static void tearDown() {
-        proxy.close();
-        bucket.close();
     }
 
     /**
@@ -87,7 +71,7 @@ class LostAnswerIT {
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
             if (type.isInstance(context.request()) && lost.compareAndSet(false, true)) {
                 try {
-                    proxy.toxiproxy().toxics().timeout("lose-answer", ToxicDirection.DOWNSTREAM, 0);
+                    s3.proxy().toxiproxy().toxics().timeout("lose-answer", ToxicDirection.DOWNSTREAM, 0);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -99,14 +83,14 @@ class LostAnswerIT {
             if (lost.get() && (context.request() instanceof HeadObjectRequest
                     || context.request() instanceof AbortMultipartUploadRequest)) {
                 if (checked.compareAndSet(false, true)) {
-                    proxy.heal();
+                    s3.proxy().heal();
                 }
             }
         }
     }
 
     private static Adapters through(LoseAnswerOf lose) {
-        return new Adapters(proxy.endpoint(), bucket.name(), Adapters.smallParts(),
+        return new Adapters(s3.proxy().endpoint(), s3.bucket().name(), Adapters.smallParts(),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(lose)),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(lose)));
     }
@@ -123,7 +107,7 @@ class LostAnswerIT {
             assertThat(lose.checked).as("the PUT's answer was lost, and S3 asked").isTrue();
             assertThat(stored.size()).isEqualTo(content.length);
             assertThat(stored.checksum()).isPresent();
-            assertThat(bucket.read(stored.key())).contains(content);
+            assertThat(s3.bucket().read(stored.key())).contains(content);
         }
     }
 
@@ -137,8 +121,8 @@ class LostAnswerIT {
             StoredObject stored = BadInputIT.upload(adapters, kind, request);
             assertThat(lose.checked).as("the completion's answer was lost, and S3 asked").isTrue();
             assertThat(stored.eTag()).hasValueSatisfying(eTag -> assertThat(eTag).endsWith("-3\""));
-            assertThat(bucket.sha256(stored.key())).contains(TestData.sha256(large));
-            assertThat(bucket.incompleteUploads()).isEmpty();
+            assertThat(s3.bucket().sha256(stored.key())).contains(TestData.sha256(large));
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
         }
     }
 
@@ -149,10 +133,10 @@ class LostAnswerIT {
             String key = "cancelled-after-store";
             CompletableFuture<StoredObject> upload = adapters.nonBlocking.upload(UploadRequest.of(key,
                     Attachment.of("c.bin", TestData.bytes(8, 20_000))));
-            await().atMost(Duration.ofSeconds(20)).until(() -> bucket.exists(key));
-            proxy.heal(); // the PUT's answer stays lost; what follows must get through
+            await().atMost(Duration.ofSeconds(20)).until(() -> s3.bucket().exists(key));
+            s3.proxy().heal(); // the PUT's answer stays lost; what follows must get through
             assertThat(upload.cancel(true)).isTrue();
-            await().atMost(Duration.ofSeconds(20)).until(() -> !bucket.exists(key));
+            await().atMost(Duration.ofSeconds(20)).until(() -> !s3.bucket().exists(key));
         }
     }
 
@@ -183,9 +167,9 @@ class LostAnswerIT {
             }
             String key = result.key();
             if (result.isStored()) {
-                assertThat(bucket.read(key)).contains(TestData.bytes(9, 30_000));
+                assertThat(s3.bucket().read(key)).contains(TestData.bytes(9, 30_000));
             } else {
-                await().atMost(Duration.ofSeconds(20)).until(() -> !bucket.exists(key));
+                await().atMost(Duration.ofSeconds(20)).until(() -> !s3.bucket().exists(key));
             }
         }
     }

@@ -9,9 +9,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -19,8 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -34,23 +31,10 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 class ManyUploadsIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("many-uploads");
     static final int POOL = 8;
     static final Duration ACQUISITION_TIMEOUT = Duration.ofSeconds(2);
-    static TestBucket bucket;
-    static TestProxy slow;
-
-    @BeforeAll
-    static void setUp() throws Exception {
-        bucket = services.createBucket("many-uploads");
-        slow = services.createProxy("many-uploads");
-        slow.toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, 100);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        slow.close();
-        bucket.close();
-    }
 
     private static S3AsyncClient smallPool(URI endpoint) {
         return services.s3AsyncClientBuilder(endpoint).httpClientBuilder(NettyNioAsyncHttpClient.builder()
@@ -67,7 +51,7 @@ class ManyUploadsIT {
         long start = System.nanoTime();
         BatchResult result;
         try (S3AsyncClient client = smallPool(services.s3Endpoint());
-                S3AsyncFileUploader storage = S3AsyncFileUploader.builder(client, bucket.name())
+                S3AsyncFileUploader storage = S3AsyncFileUploader.builder(client, s3.bucket().name())
                         .options(S3UploadOptions.builder().maxConcurrency(POOL).build()).build();
                 ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, config)) {
             result = uploader.uploadAll(batch);
@@ -76,24 +60,25 @@ class ManyUploadsIT {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
 
         assertThat(result.notStored()).isEmpty();
-        assertThat(bucket.keys("many/")).hasSize(count);
+        assertThat(s3.bucket().keys("many/")).hasSize(count);
         for (int i = 0; i < count; i += 250) {
             String key = result.results().get(i).key();
-            assertThat(bucket.read(key)).hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(
+            assertThat(s3.bucket().read(key)).hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(
                     TestData.bytes(Integer.parseInt(key.replaceAll(".*note-(\\d+)\\.txt", "$1")), 256)));
         }
     }
 
     /** With 100 ms per request and 8 connections, 400 requests take 5 s: longer than requests may wait in the pool. */
     @Test
-    void withoutPermitsThePoolTimesOutAndWithThemNothingDoes() {
+    void withoutPermitsThePoolTimesOutAndWithThemNothingDoes() throws Exception {
         int count = 400;
-        try (S3AsyncClient client = smallPool(slow.endpoint());
-                S3AsyncFileUploader storage = S3AsyncFileUploader.builder(client, bucket.name())
+        s3.proxy().toxiproxy().toxics().latency("latency", ToxicDirection.DOWNSTREAM, 100);
+        try (S3AsyncClient client = smallPool(s3.proxy().endpoint());
+                S3AsyncFileUploader storage = S3AsyncFileUploader.builder(client, s3.bucket().name())
                         .options(S3UploadOptions.builder().maxConcurrency(POOL).build()).build()) {
             // The SDK alone: every request goes to the pool at once and waits there.
             List<CompletableFuture<?>> direct = IntStream.range(0, count).mapToObj(i -> client.putObject(
-                    b -> b.bucket(bucket.name()).key("direct/" + i), AsyncRequestBody.fromBytes(new byte[16])))
+                    b -> b.bucket(s3.bucket().name()).key("direct/" + i), AsyncRequestBody.fromBytes(new byte[16])))
                     .<CompletableFuture<?>>map(f -> f).toList();
             long timedOut = direct.stream().filter(f -> {
                 try {
@@ -112,7 +97,7 @@ class ManyUploadsIT {
                     io.github.boundedupload.spi.UploadRequest.of("limited/" + i, Attachment.of("n.txt",
                             new byte[16])))).<CompletableFuture<?>>map(f -> f).toList();
             CompletableFuture.allOf(limited.toArray(CompletableFuture[]::new)).join();
-            assertThat(bucket.keys("limited/")).hasSize(count);
+            assertThat(s3.bucket().keys("limited/")).hasSize(count);
         }
     }
 }

@@ -12,7 +12,6 @@ import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +20,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,16 +32,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 class MixedBatchIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("mixed-batch");
     static final int COUNT = 200;
-    static TestBucket bucket;
     static Adapters adapters;
     static final List<Attachment> attachments = new ArrayList<>();
     static final List<String> digests = new ArrayList<>();
 
     @BeforeAll
     static void setUp(@TempDir Path dir) throws Exception {
-        bucket = services.createBucket("mixed-batch");
-        adapters = new Adapters(services.s3Endpoint(), bucket.name(), S3UploadOptions.builder().maxConcurrency(32)
+        adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), S3UploadOptions.builder().maxConcurrency(32)
                 .build());
         SplittableRandom random = new SplittableRandom(2026);
         for (int i = 0; i < COUNT; i++) {
@@ -61,7 +61,6 @@ class MixedBatchIT {
     @AfterAll
     static void tearDown() {
         adapters.close();
-        bucket.close();
     }
 
     @ParameterizedTest
@@ -76,12 +75,12 @@ class MixedBatchIT {
         }
 
         assertThat(result.allStored()).as("%s", result.notStored()).isTrue();
-        assertThat(bucket.keys(prefix + "/")).hasSize(COUNT);
+        assertThat(s3.bucket().keys(prefix + "/")).hasSize(COUNT);
         for (UploadResult upload : result.results()) {
             StoredObject stored = upload.storedObject().orElseThrow();
-            assertThat(bucket.head(stored.key())).hasValueSatisfying(head ->
+            assertThat(s3.bucket().head(stored.key())).hasValueSatisfying(head ->
                     assertThat(head.contentLength()).isEqualTo(stored.size()));
-            assertThat(bucket.sha256(stored.key())).as("object of #%d", upload.index())
+            assertThat(s3.bucket().sha256(stored.key())).as("object of #%d", upload.index())
                     .contains(digests.get(upload.index()));
         }
     }

@@ -8,7 +8,6 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -17,8 +16,8 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,29 +31,24 @@ import org.junit.jupiter.params.provider.EnumSource;
 class MultipartHeapIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("multipart-heap");
     static final long SIZE = 64L * 1024 * 1024;
     static final long MIB = 1024 * 1024;
-    static TestBucket bucket;
     static Path file;
     static String digest;
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("multipart-heap");
         file = TestData.file(dir.resolve("64mib.bin"), 64, SIZE);
         digest = TestData.sha256(file);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        bucket.close();
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aFileGoesUpInPartsReadFromDisk(Kind kind) throws Exception {
         S3UploadOptions options = S3UploadOptions.defaults(); // 8 MiB parts, 4 in flight
-        try (Adapters adapters = new Adapters(services.s3Endpoint(), bucket.name(), options)) {
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/file-" + kind;
             warmUp(adapters, kind);
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, Attachment.of(file))));
@@ -62,8 +56,8 @@ class MultipartHeapIT {
                     kind, peak.live / (double) MIB, peak.used / (double) MIB, options.partSize() / MIB,
                     options.partsInFlight());
             assertThat(peak.stored.eTag()).hasValueSatisfying(eTag -> assertThat(eTag).endsWith("-8\""));
-            assertThat(bucket.sha256(key)).contains(digest);
-            assertThat(bucket.incompleteUploads()).isEmpty();
+            assertThat(s3.bucket().sha256(key)).contains(digest);
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
             // Holding the parts in flight would take partSize x partsInFlight (32 MiB), the file 64 MiB. What is live
             // is the HTTP clients' own buffers: measured 0.3 MiB blocking, 5 to 12 MiB non-blocking.
             long partsInFlight = options.partSize() * options.partsInFlight();
@@ -81,7 +75,7 @@ class MultipartHeapIT {
         // buffers never exceed inFlight + 1, checked while writing this test).
         int inFlight = kind == Kind.BLOCKING ? 1 : options.partsInFlight();
         long bound = options.partSize() * (2L * inFlight + 1);
-        try (Adapters adapters = new Adapters(services.s3Endpoint(), bucket.name(), options)) {
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/stream-" + kind;
             Attachment attachment = Attachment.of("stream.bin",
                     AttachmentContent.ofStream(() -> Files.newInputStream(file), SIZE));
@@ -89,8 +83,8 @@ class MultipartHeapIT {
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, attachment)));
             System.out.printf("MultipartHeapIT %s stream: live +%.1f MiB, used +%.1f MiB (bound %d MiB)%n", kind,
                     peak.live / (double) MIB, peak.used / (double) MIB, bound / MIB);
-            assertThat(bucket.sha256(key)).contains(digest);
-            assertThat(bucket.incompleteUploads()).isEmpty();
+            assertThat(s3.bucket().sha256(key)).contains(digest);
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
             assertThat(peak.live).as("extra live heap").isLessThan(bound + 4 * MIB).isLessThan(SIZE / 2);
             assertThat(peak.used).as("extra used heap, garbage included").isLessThan(SIZE);
         }

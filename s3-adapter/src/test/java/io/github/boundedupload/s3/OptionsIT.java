@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,14 +51,14 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 class OptionsIT {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("options");
     static Path large;
     static S3Client client;
     static S3AsyncClient asyncClient;
 
     @BeforeAll
     static void setUp(@TempDir Path dir) {
-        bucket = services.createBucket("options");
         large = TestData.file(dir.resolve("large.bin"), 3, Adapters.LARGE);
         client = services.s3ClientBuilder(services.s3Endpoint()).build();
         asyncClient = services.s3AsyncClientBuilder(services.s3Endpoint()).build();
@@ -67,18 +68,17 @@ class OptionsIT {
     static void tearDown() {
         asyncClient.close();
         client.close();
-        bucket.close();
     }
 
     private static StoredObject upload(Kind kind, S3UploadOptions options, Attachment attachment) throws Exception {
         String key = "options/" + UUID.randomUUID() + "-" + kind;
-        try (Adapters adapters = new Adapters(client, asyncClient, bucket.name(), options)) {
+        try (Adapters adapters = new Adapters(client, asyncClient, s3.bucket().name(), options)) {
             return BadInputIT.upload(adapters, kind, UploadRequest.of(key, attachment));
         }
     }
 
     private static HeadObjectResponse head(StoredObject stored) {
-        return bucket.head(stored.key()).orElseThrow();
+        return s3.bucket().head(stored.key()).orElseThrow();
     }
 
     private static S3UploadOptions.Builder smallParts() {
@@ -193,21 +193,21 @@ class OptionsIT {
         Attachment attachment = Attachment.of("where.txt", "here".getBytes(StandardCharsets.UTF_8));
 
         StoredObject clientStyle = upload(kind, smallParts().build(), attachment);
-        assertThat(clientStyle.location()).contains(URI.create(endpoint + "/" + bucket.name() + "/"
+        assertThat(clientStyle.location()).contains(URI.create(endpoint + "/" + s3.bucket().name() + "/"
                 + clientStyle.key()));
         StoredObject pathStyle = upload(kind, smallParts().location(S3Location.pathStyle()).build(), attachment);
-        assertThat(pathStyle.location()).contains(URI.create(endpoint + "/" + bucket.name() + "/" + pathStyle.key()));
+        assertThat(pathStyle.location()).contains(URI.create(endpoint + "/" + s3.bucket().name() + "/" + pathStyle.key()));
         // An IP address cannot carry the bucket as a subdomain: the SDK falls back to path style.
         StoredObject ipHostStyle = upload(kind, smallParts().location(S3Location.virtualHostStyle()).build(),
                 attachment);
-        assertThat(ipHostStyle.location()).contains(URI.create(endpoint + "/" + bucket.name() + "/"
+        assertThat(ipHostStyle.location()).contains(URI.create(endpoint + "/" + s3.bucket().name() + "/"
                 + ipHostStyle.key()));
         URI named = URI.create("http://localhost:" + endpoint.getPort());
-        try (Adapters byName = new Adapters(named, bucket.name(), smallParts().location(S3Location.virtualHostStyle())
+        try (Adapters byName = new Adapters(named, s3.bucket().name(), smallParts().location(S3Location.virtualHostStyle())
                 .build())) {
             StoredObject hostStyle = BadInputIT.upload(byName, kind, UploadRequest.of("options/host-style-" + kind,
                     attachment));
-            assertThat(hostStyle.location()).contains(URI.create("http://" + bucket.name() + ".localhost:"
+            assertThat(hostStyle.location()).contains(URI.create("http://" + s3.bucket().name() + ".localhost:"
                     + endpoint.getPort() + "/options/host-style-" + kind));
         }
 
@@ -263,7 +263,7 @@ class OptionsIT {
             }
         };
         byte[] content = TestData.bytes(6, 10_000);
-        try (Adapters adapters = new Adapters(services.s3Endpoint(), bucket.name(),
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(),
                 smallParts().checksumAlgorithm(ChecksumAlgorithm.CRC32_C).build(),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(wire)),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(wire)))) {
@@ -285,7 +285,7 @@ class OptionsIT {
                 assertThat(refused.statusCode()).hasValue(400);
                 assertThat(refused.getMessage()).contains("Expecting a single x-amz-checksum- header. Multiple"
                         + " checksum Types are not allowed");
-                assertThat(bucket.exists("crc32c/" + kind)).isFalse();
+                assertThat(s3.bucket().exists("crc32c/" + kind)).isFalse();
             }
         }
     }

@@ -9,16 +9,12 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -34,25 +30,9 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 class RetryIT {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
-    static TestProxy proxy;
-
-    @BeforeAll
-    static void setUp() {
-        bucket = services.createBucket("retries");
-        proxy = services.createProxy("retries");
-    }
-
-    @AfterEach
-    void heal() {
-        proxy.heal();
-    }
-
-    @AfterAll
-    static void tearDown() {
-        proxy.close();
-        bucket.close();
-    }
+    static final int SIZE = 100_000;
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("retries");
 
     /** Heals the proxy before the second attempt of a PutObject goes out. */
     static final class HealBeforeRetry implements ExecutionInterceptor {
@@ -61,7 +41,7 @@ class RetryIT {
         @Override
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
             if (context.request() instanceof PutObjectRequest && attempts.incrementAndGet() == 2) {
-                proxy.heal();
+                s3.proxy().heal();
             }
         }
     }
@@ -69,7 +49,7 @@ class RetryIT {
     private static InputStream breakingTheNetworkOnFirstOpen(AtomicInteger opens, long seed, int size) {
         if (opens.incrementAndGet() == 1) {
             try {
-                proxy.toxiproxy().toxics().resetPeer("reset", ToxicDirection.UPSTREAM, 0);
+                s3.proxy().toxiproxy().toxics().resetPeer("reset", ToxicDirection.UPSTREAM, 0);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -80,37 +60,31 @@ class RetryIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void contentIsOpenedAgainForTheRetry(Kind kind) throws Exception {
-        int size = 100_000;
         AtomicInteger opens = new AtomicInteger();
-        HealBeforeRetry heal = new HealBeforeRetry();
-        AttachmentContent content = AttachmentContent.ofStream(() -> breakingTheNetworkOnFirstOpen(opens, 1, size),
-                size);
-        try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(), S3UploadOptions.defaults(),
-                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(heal)),
-                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(heal)))) {
-            StoredObject stored = BadInputIT.upload(adapters, kind, UploadRequest.of("reopened-" + kind,
-                    Attachment.of("r.bin", content)));
-            assertThat(heal.attempts).hasValue(2);
-            assertThat(opens).hasValue(2);
-            assertThat(bucket.read(stored.key())).contains(TestData.bytes(1, size));
-        }
+        uploadThroughOneReset(kind, AttachmentContent.ofStream(() -> breakingTheNetworkOnFirstOpen(opens, 1, SIZE),
+                SIZE), 1);
+        assertThat(opens).hasValue(2);
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void contentOfUnknownLengthIsRetriedFromMemory(Kind kind) throws Exception {
-        int size = 100_000;
         AtomicInteger opens = new AtomicInteger();
+        uploadThroughOneReset(kind, AttachmentContent.ofStream(() -> breakingTheNetworkOnFirstOpen(opens, 2, SIZE)),
+                2);
+        assertThat(opens).hasValue(1);
+    }
+
+    /** Uploads content whose first opening resets the connection; checks that two attempts stored it exactly. */
+    private static void uploadThroughOneReset(Kind kind, AttachmentContent content, long seed) throws Exception {
         HealBeforeRetry heal = new HealBeforeRetry();
-        AttachmentContent content = AttachmentContent.ofStream(() -> breakingTheNetworkOnFirstOpen(opens, 2, size));
-        try (Adapters adapters = new Adapters(proxy.endpoint(), bucket.name(), S3UploadOptions.defaults(),
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(), S3UploadOptions.defaults(),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(heal)),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(heal)))) {
-            StoredObject stored = BadInputIT.upload(adapters, kind, UploadRequest.of("unknown-" + kind,
-                    Attachment.of("u.bin", content)));
+            StoredObject stored = BadInputIT.upload(adapters, kind, UploadRequest.of("retried-" + seed + "-" + kind,
+                    Attachment.of("r.bin", content)));
             assertThat(heal.attempts).hasValue(2);
-            assertThat(opens).hasValue(1);
-            assertThat(bucket.read(stored.key())).contains(TestData.bytes(2, size));
+            assertThat(s3.bucket().read(stored.key())).contains(TestData.bytes(seed, SIZE));
         }
     }
 }

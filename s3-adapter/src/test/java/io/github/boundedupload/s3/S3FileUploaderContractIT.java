@@ -3,11 +3,11 @@ package io.github.boundedupload.s3;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.testsupport.FileUploaderContract;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,26 +16,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class S3FileUploaderContractIT extends FileUploaderContract {
 
     static final S3TestServices services = S3TestServices.get();
-    static TestBucket bucket;
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("contract-blocking");
     static S3Client client;
     static S3FileUploader uploader;
 
     @BeforeAll
     static void setUp() {
-        bucket = services.createBucket("contract-blocking");
         client = services.s3ClientBuilder(services.s3Endpoint()).build();
-        uploader = S3FileUploader.builder(client, bucket.name()).options(Adapters.smallParts()).build();
+        uploader = S3FileUploader.builder(client, s3.bucket().name()).options(Adapters.smallParts()).build();
     }
 
     @AfterAll
     static void tearDown() {
         client.close();
-        bucket.close();
     }
 
     @AfterEach
     void noIncompleteMultipartUploadIsLeft() {
-        assertThat(bucket.incompleteUploads()).isEmpty();
+        assertThat(s3.bucket().incompleteUploads()).isEmpty();
     }
 
     @Override
@@ -45,12 +44,12 @@ class S3FileUploaderContractIT extends FileUploaderContract {
 
     @Override
     protected Optional<byte[]> read(String key) {
-        return bucket.read(key);
+        return s3.bucket().read(key);
     }
 
     @Override
     protected boolean exists(String key) {
-        return bucket.exists(key);
+        return s3.bucket().exists(key);
     }
 
     @Override

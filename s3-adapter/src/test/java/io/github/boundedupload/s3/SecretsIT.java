@@ -14,8 +14,6 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
-import io.github.boundedupload.testsupport.TestBucket;
-import io.github.boundedupload.testsupport.TestProxy;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,9 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -46,6 +43,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 class SecretsIT {
 
     static final S3TestServices services = S3TestServices.get();
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucketAndProxy("secrets");
     static final String ACCESS_KEY = "AKIAEXAMPLESECRET0001";
     static final String SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
     static final String MARKER = "CONTENT-MARKER-c0ffee";
@@ -53,22 +52,8 @@ class SecretsIT {
             "X-Amz-Credential", "Authorization");
     static final StaticCredentialsProvider CREDENTIALS =
             StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
-    static TestBucket bucket;
-    static TestProxy proxy;
     final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     Level before;
-
-    @BeforeAll
-    static void setUp() {
-        bucket = services.createBucket("secrets");
-        proxy = services.createProxy("secrets");
-    }
-
-    @AfterAll
-    static void tearDown() {
-        proxy.close();
-        bucket.close();
-    }
 
     @BeforeEach
     void captureLogs() {
@@ -83,7 +68,6 @@ class SecretsIT {
     void stopCapturing() {
         ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(logs);
         ((Logger) LoggerFactory.getLogger("io.github.boundedupload")).setLevel(before);
-        proxy.heal();
     }
 
     private static Adapters adapters(URI endpoint, String bucketName, S3UploadOptions options) {
@@ -107,13 +91,13 @@ class SecretsIT {
         try (S3Presigner presigner = S3Presigner.builder().region(services.region()).credentialsProvider(CREDENTIALS)
                 .endpointOverride(services.s3Endpoint())
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
-                Adapters ok = adapters(services.s3Endpoint(), bucket.name(), Adapters.smallParts().toBuilder()
+                Adapters ok = adapters(services.s3Endpoint(), s3.bucket().name(), Adapters.smallParts().toBuilder()
                         .location(S3Location.presignedGet(presigner, Duration.ofMinutes(1))).build());
                 Adapters missing = new Adapters(ok.client, ok.asyncClient, "bu-missing-" + UUID.randomUUID(),
                         Adapters.smallParts());
                 DenyingS3 denying = new DenyingS3();
-                Adapters denied = adapters(denying.endpoint(), bucket.name(), Adapters.smallParts());
-                Adapters down = adapters(proxy.endpoint(), bucket.name(), Adapters.smallParts())) {
+                Adapters denied = adapters(denying.endpoint(), s3.bucket().name(), Adapters.smallParts());
+                Adapters down = adapters(s3.proxy().endpoint(), s3.bucket().name(), Adapters.smallParts())) {
             StoredObject stored = BadInputIT.upload(ok, kind, UploadRequest.of(key, secretContent(5000)));
             assertThat(stored.location()).hasValueSatisfying(url -> assertThat(url.toString()).contains(
                     "X-Amz-Signature"));
@@ -127,7 +111,7 @@ class SecretsIT {
                     MARKER.repeat(100).getBytes(StandardCharsets.US_ASCII)), 50);
             seen.add(catchThrowable(() -> BadInputIT.upload(ok, kind, UploadRequest.of(key + "-longer",
                     Attachment.of("longer.txt", longer)))));
-            proxy.toxiproxy().disable();
+            s3.proxy().toxiproxy().disable();
             seen.add(catchThrowable(() -> BadInputIT.upload(down, kind, UploadRequest.of(key + "-down",
                     secretContent(5000)))));
             seen.add(catchThrowable(() -> BadInputIT.upload(down, kind, UploadRequest.of(key + "-down-large",

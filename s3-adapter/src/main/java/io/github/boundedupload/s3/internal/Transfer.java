@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -26,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
@@ -183,19 +187,8 @@ public final class Transfer {
     // ---- one PutObject ------------------------------------------------------------------------------------
 
     private CompletableFuture<StoredObject> putOnce(Payload payload) {
-        PutObjectRequest.Builder put = PutObjectRequest.builder()
-                .bucket(settings.bucket())
-                .key(key)
-                .contentLength(payload.length())
-                .contentType(request.contentType())
-                .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
-                .metadata(Headers.metadata(request.metadata()))
-                .checksumAlgorithm(algorithm)
-                .overrideConfiguration(callTimeout());
-        options.storageClass().ifPresent(put::storageClass);
-        options.serverSideEncryption().ifPresent(put::serverSideEncryption);
-        options.kmsKeyId().ifPresent(put::ssekmsKeyId);
-        return track(ops.put(put.build(), payload, tasks)).handle((response, failure) -> failure == null
+        PutObjectRequest put = object().contentLength(payload.length()).overrideConfiguration(callTimeout()).build();
+        return track(ops.put(put, payload, tasks)).handle((response, failure) -> failure == null
                 ? keep(stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(algorithm,
                         response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
                         response::checksumSHA256)))
@@ -234,20 +227,43 @@ public final class Transfer {
         }).thenCompose(Function.identity());
     }
 
-    // ---- multipart ----------------------------------------------------------------------------------------
-
-    private CompletableFuture<StoredObject> multipart(PartSource source) {
-        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+    /**
+     * What is stored with the object, whether it goes up in one request or in parts: the one place the options and
+     * the attachment become request fields.
+     */
+    private PutObjectRequest.Builder object() {
+        PutObjectRequest.Builder object = PutObjectRequest.builder()
                 .bucket(settings.bucket())
                 .key(key)
                 .contentType(request.contentType())
                 .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
                 .metadata(Headers.metadata(request.metadata()))
-                .checksumAlgorithm(algorithm)
-                .overrideConfiguration(callTimeout());
-        options.storageClass().ifPresent(create::storageClass);
-        options.serverSideEncryption().ifPresent(create::serverSideEncryption);
-        options.kmsKeyId().ifPresent(create::ssekmsKeyId);
+                .checksumAlgorithm(algorithm);
+        options.storageClass().ifPresent(object::storageClass);
+        options.serverSideEncryption().ifPresent(object::serverSideEncryption);
+        options.kmsKeyId().ifPresent(object::ssekmsKeyId);
+        return object;
+    }
+
+    /** Copies every field that both requests have, by name (how the SDK converts between its own requests). */
+    private static void copyFields(SdkPojo from, SdkPojo to) {
+        Map<String, SdkField<?>> fields = new HashMap<>();
+        to.sdkFields().forEach(field -> fields.put(field.memberName(), field));
+        for (SdkField<?> field : from.sdkFields()) {
+            SdkField<?> target = fields.get(field.memberName());
+            Object value = field.getValueOrDefault(from);
+            if (target != null && value != null) {
+                target.set(to, value);
+            }
+        }
+    }
+
+    // ---- multipart ----------------------------------------------------------------------------------------
+
+    private CompletableFuture<StoredObject> multipart(PartSource source) {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder();
+        copyFields(object().build(), create);
+        create.overrideConfiguration(callTimeout());
         Instant asked = Instant.now();
         return track(ops.create(create.build())).handle((created, failure) -> failure == null
                 ? uploadParts(source, created.uploadId()) : afterFailedCreate(failure, asked))
