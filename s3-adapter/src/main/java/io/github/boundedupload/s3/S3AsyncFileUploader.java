@@ -7,15 +7,22 @@ import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -50,11 +57,18 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
  */
 public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseable {
 
+    /** How long {@link #close()} waits for uploads that still clean up (three clean-up requests' time). */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Logger LOG = LoggerFactory.getLogger("io.github.boundedupload.s3");
+
     private final S3AsyncClient client;
     private final boolean ownsClient;
     private final Settings settings;
     private final AsyncOps ops;
     private final @Nullable ThreadPoolExecutor ownReads;
+    /** Uploads not yet ended, clean-up after a cancel included: {@link #close()} waits for them. */
+    private final Set<CompletableFuture<?>> unfinished = ConcurrentHashMap.newKeySet();
 
     private S3AsyncFileUploader(Builder builder) {
         S3UploadOptions options = builder.options;
@@ -129,13 +143,16 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
                 transfer.cancel();
             }
         });
-        transfer.start().whenComplete((stored, failure) -> {
+        CompletableFuture<?> ended = transfer.start().handle((stored, failure) -> {
             if (failure != null) {
                 result.completeExceptionally(Failures.unwrap(failure));
             } else if (!result.complete(stored)) {
-                transfer.discard(); // cancelled in the instant S3 stored it: nobody will ever see this object
+                return transfer.discard(); // cancelled in the instant S3 stored it: nobody will ever see this object
             }
-        });
+            return CompletableFuture.completedFuture(null);
+        }).thenCompose(cleanUp -> cleanUp);
+        unfinished.add(ended);
+        ended.whenComplete((ignored, failure) -> unfinished.remove(ended));
         return result;
     }
 
@@ -184,10 +201,24 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     }
 
     /**
-     * Closes the client if this uploader built it, and stops its own read threads. Uploads still running fail.
+     * Waits (at most {@link #CLOSE_TIMEOUT}) for uploads that are still cleaning up (an upload cancelled by the core
+     * aborts or deletes what it started after its future completed), then closes the client if this uploader built
+     * it, and stops its own read threads. Close the uploader before the client it was given.
      */
     @Override
     public void close() {
+        CompletableFuture<?>[] left = unfinished.toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(left).handle((ignored, failure) -> null)
+                    .get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("s3://{}: closing while {} uploads still clean up after {}; what they started may be left",
+                    settings.bucket(), unfinished.size(), CLOSE_TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e); // cannot happen: failures are handled above
+        }
         if (ownReads != null) {
             ownReads.shutdown();
         }

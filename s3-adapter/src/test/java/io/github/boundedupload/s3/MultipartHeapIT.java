@@ -25,8 +25,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A 64 MiB upload goes multipart without holding its content in memory. Runs in a JVM of its own (-Xmx128m, see the
  * pom) while a poller samples the heap: used heap as it is, and live heap (used right after a forced full GC, so
- * that garbage does not count). Parts of a file are read from disk by position: the live heap grows by far less than
- * one part. Parts of a stream are buffered: at most {@code partSize × (partsInFlight + 1)}.
+ * that garbage does not count). Each measured upload is the second of the same content with the same client, so that
+ * what a client sets up once (connections, Netty's pooled buffer arenas: 4 MiB each, one per event-loop thread in use)
+ * is in the baseline. Parts of a file are read from disk by position: the live heap grows by far less than one part.
+ * Parts of a stream are buffered: at most {@code partSize × (partsInFlight + 1)}.
  */
 class MultipartHeapIT {
 
@@ -50,7 +52,7 @@ class MultipartHeapIT {
         S3UploadOptions options = S3UploadOptions.defaults(); // 8 MiB parts, 4 in flight
         try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/file-" + kind;
-            warmUp(adapters, kind);
+            upload(adapters, kind, UploadRequest.of(key + "-warm-up", Attachment.of(file)));
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, Attachment.of(file))));
             System.out.printf("MultipartHeapIT %s file: live +%.1f MiB, used +%.1f MiB (parts %d MiB x %d in flight)%n",
                     kind, peak.live / (double) MIB, peak.used / (double) MIB, options.partSize() / MIB,
@@ -59,9 +61,14 @@ class MultipartHeapIT {
             assertThat(s3.bucket().sha256(key)).contains(digest);
             assertThat(s3.bucket().incompleteUploads()).isEmpty();
             // Holding the parts in flight would take partSize x partsInFlight (32 MiB), the file 64 MiB. What is live
-            // is the HTTP clients' own buffers: measured 0.3 MiB blocking, 5 to 12 MiB non-blocking.
+            // is the HTTP clients' own buffers, per request and not per byte: measured 0-3 MiB blocking, 3-14 MiB
+            // non-blocking with 4 requests in flight; with one 32 MiB part in flight, 4-6 MiB, also with the network
+            // 8 times slower than the disk (a probe while writing this test).
             long partsInFlight = options.partSize() * options.partsInFlight();
-            assertThat(peak.live).as("extra live heap").isLessThan(partsInFlight / 2);
+            assertThat(peak.live).as("extra live heap").isLessThan(partsInFlight);
+            if (kind == Kind.BLOCKING) {
+                assertThat(peak.live).as("extra live heap, one request at a time").isLessThan(options.partSize());
+            }
             assertThat(peak.used).as("extra used heap, garbage included").isLessThan(SIZE / 2);
         }
     }
@@ -79,7 +86,7 @@ class MultipartHeapIT {
             String key = "heap/stream-" + kind;
             Attachment attachment = Attachment.of("stream.bin",
                     AttachmentContent.ofStream(() -> Files.newInputStream(file), SIZE));
-            warmUp(adapters, kind);
+            upload(adapters, kind, UploadRequest.of(key + "-warm-up", attachment));
             HeapPeak peak = measure(() -> upload(adapters, kind, UploadRequest.of(key, attachment)));
             System.out.printf("MultipartHeapIT %s stream: live +%.1f MiB, used +%.1f MiB (bound %d MiB)%n", kind,
                     peak.live / (double) MIB, peak.used / (double) MIB, bound / MIB);
@@ -88,15 +95,6 @@ class MultipartHeapIT {
             assertThat(peak.live).as("extra live heap").isLessThan(bound + 4 * MIB).isLessThan(SIZE / 2);
             assertThat(peak.used).as("extra used heap, garbage included").isLessThan(SIZE);
         }
-    }
-
-    /**
-     * One small multipart upload first, so that what a client sets up once (connection pools, Netty's buffer arenas,
-     * SDK caches) exists before the baseline: the measure is what an upload holds, not what a new client costs.
-     */
-    private static void warmUp(Adapters adapters, Kind kind) throws Exception {
-        upload(adapters, kind, UploadRequest.of("heap/warm-up", Attachment.of("warm-up.bin",
-                AttachmentContent.ofStream(() -> TestData.stream(1, 6 * MIB), 6 * MIB))));
     }
 
     private static StoredObject upload(Adapters adapters, Kind kind, UploadRequest request) throws Exception {

@@ -106,7 +106,10 @@ public final class AsyncOps implements S3Ops {
             @Override
             protected void done() {
                 try {
-                    result.complete(get());
+                    T value = get();
+                    if (!result.complete(value) && value instanceof AutoCloseable) {
+                        close((AutoCloseable) value); // nobody waits for it any more: an open stream must not leak
+                    }
                 } catch (ExecutionException e) {
                     result.completeExceptionally(e.getCause());
                 } catch (InterruptedException | RuntimeException e) {
@@ -130,5 +133,13 @@ public final class AsyncOps implements S3Ops {
     @Override
     public <T> CompletableFuture<T> cleanup(Supplier<CompletableFuture<T>> call) {
         return call.get();
+    }
+
+    private static void close(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            // What was read is thrown away; failing to close it changes nothing for the upload.
+        }
     }
 }

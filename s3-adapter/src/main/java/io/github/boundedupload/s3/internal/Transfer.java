@@ -75,6 +75,8 @@ public final class Transfer {
     static final Duration SETTLE = Duration.ofSeconds(2);
     /** How far S3's clock may be behind ours when telling our multipart uploads from older ones. */
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+    /** The most bytes asked of a stream in one read (see {@link #readFully}). */
+    private static final int READ_STEP = 64 * 1024;
     /** S3's limit of parts per upload. */
     static final int MAX_PARTS = 10_000;
 
@@ -322,7 +324,8 @@ public final class Transfer {
             boolean mayHaveCompleted, long size) {
         return ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder().bucket(settings.bucket()).key(key)
                 .uploadId(uploadId).overrideConfiguration(CLEANUP).build())).handle((aborted, abortFailure) -> {
-                    if (abortFailure == null) {
+                    // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
+                    if (abortFailure == null || !mayHaveCompleted && Failures.notFound(abortFailure)) {
                         return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
                     }
                     if (mayHaveCompleted && Failures.notFound(abortFailure)) {
@@ -462,7 +465,7 @@ public final class Transfer {
     }
 
     /** Where parts come from; called by one pump, one call at a time. */
-    private interface PartSource {
+    private interface PartSource extends AutoCloseable {
         /** The next part, or null after the last. */
         CompletableFuture<@Nullable Part> next();
 
@@ -472,6 +475,7 @@ public final class Transfer {
         /** Whether the transfer reports progress (files); streams report it themselves as they are read. */
         boolean reportsProgress();
 
+        @Override
         void close();
     }
 
@@ -542,7 +546,7 @@ public final class Transfer {
                 byte[] bytes;
                 if (length >= 0) {
                     bytes = new byte[(int) Math.min(partSize, length - offset)];
-                    int read = in.readNBytes(bytes, 0, bytes.length);
+                    int read = readFully(in, bytes);
                     if (read < bytes.length) {
                         throw new IOException("the content ended after " + (offset + read)
                                 + " bytes, before its declared length of " + length);
@@ -599,11 +603,11 @@ public final class Transfer {
 
     /**
      * Deletes what this upload stored, because its caller cancelled it just as S3 stored the object (the caller saw
-     * the cancel, not the object). Failures are logged.
+     * the cancel, not the object). Failures are logged. Completes when done.
      */
-    public void discard() {
+    public CompletableFuture<?> discard() {
         tasks.cancelAll();
-        deleteAgain();
+        return deleteAgain();
     }
 
     /** A stored object for the caller, or, when the upload was cancelled meanwhile, deleted again. */
@@ -656,6 +660,23 @@ public final class Transfer {
     private @Nullable String checksumOf(HeadObjectResponse head) {
         return Digest.pick(algorithm, head::checksumCRC32, head::checksumCRC32C, head::checksumSHA1,
                 head::checksumSHA256);
+    }
+
+    /**
+     * Fills the array from the stream, 64 KiB per read: asked for a whole part at once, a stream over a file channel
+     * reads through a temporary direct buffer of that size, which the JDK then caches for the thread (direct memory
+     * growing by threads × part size).
+     */
+    private static int readFully(InputStream in, byte[] bytes) throws IOException {
+        int filled = 0;
+        while (filled < bytes.length) {
+            int read = in.read(bytes, filled, Math.min(READ_STEP, bytes.length - filled));
+            if (read < 0) {
+                break;
+            }
+            filled += read;
+        }
+        return filled;
     }
 
     private static void close(InputStream in) {
