@@ -9,6 +9,7 @@ import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -41,6 +42,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 class S3StorageConfiguration {
 
     static final String PREFIX = BoundedUploadProperties.PREFIX + ".s3";
+
+    static final String CONNECTION_BEAN_NAME = "boundedUploadS3Connection";
 
     static final String SDK_CLIENT = "software.amazon.awssdk.services.s3.S3Client";
     static final String SDK_ASYNC_CLIENT = "software.amazon.awssdk.services.s3.S3AsyncClient";
@@ -94,16 +97,31 @@ class S3StorageConfiguration {
                     builder::build);
         }
 
+        /**
+         * The application's client, if it has one, made a dependency of the connection, so that Spring closes the
+         * uploader, then the storage (which waits for the clean-up of cancelled uploads), and only then the client.
+         */
+        static <T> @Nullable T applicationClient(ObjectProvider<T> clients, Class<T> type,
+                ConfigurableListableBeanFactory beanFactory) {
+            T client = clients.getIfAvailable();
+            if (client != null) {
+                BeanDependencies.register(beanFactory, type, client, CONNECTION_BEAN_NAME);
+            }
+            return client;
+        }
+
         /** The non-blocking storage: on the application's S3AsyncClient, or on one the adapter builds. */
         @Configuration(proxyBeanMethods = false)
         @Conditional(NonBlockingStorage.class)
         static class NonBlockingConfiguration {
 
-            @Bean(destroyMethod = "close")
+            @Bean(name = CONNECTION_BEAN_NAME, destroyMethod = "close")
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties,
-                    ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner) {
-                return S3Connection.nonBlocking(properties, client.getIfAvailable(), presigner);
+                    ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner,
+                    ConfigurableListableBeanFactory beanFactory) {
+                return S3Connection.nonBlocking(properties,
+                        applicationClient(client, S3AsyncClient.class, beanFactory), presigner);
             }
 
             /** Closed after the uploader; closes the client only if the adapter built it. */
@@ -119,11 +137,12 @@ class S3StorageConfiguration {
         @Conditional(BlockingStorage.class)
         static class BlockingConfiguration {
 
-            @Bean(destroyMethod = "close")
+            @Bean(name = CONNECTION_BEAN_NAME, destroyMethod = "close")
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties, ObjectProvider<S3Client> client,
-                    ObjectProvider<S3Presigner> presigner) {
-                return S3Connection.blocking(properties, client.getIfAvailable(), presigner);
+                    ObjectProvider<S3Presigner> presigner, ConfigurableListableBeanFactory beanFactory) {
+                return S3Connection.blocking(properties, applicationClient(client, S3Client.class, beanFactory),
+                        presigner);
             }
 
             @Bean

@@ -194,6 +194,32 @@ class S3StorageAutoConfigurationTests {
         }
     }
 
+    /**
+     * Spring closes what depends on a bean before the bean: the uploader, then the storage (which waits for the
+     * clean-up of cancelled uploads when it closes), then the application's client.
+     */
+    @Test
+    void anApplicationClientIsClosedOnlyAfterTheStorageAndTheUploader() {
+        Recording recording = new Recording();
+        S3AsyncClient ownAsync = recording.asyncClient();
+        S3Client ownSync = recording.client();
+        try {
+            runner().withBean("ownAsync", S3AsyncClient.class, () -> ownAsync).run(context -> assertThat(
+                    context.getBeanFactory().getDependentBeans("ownAsync")).contains("boundedUploadS3Connection"));
+            runner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> assertThat(
+                    context.getBeanFactory().getDependentBeans("ownSync")).contains("boundedUploadS3Connection"));
+            runner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> {
+                assertThat(context.getBeanFactory().getDependentBeans("boundedUploadS3Connection"))
+                        .contains("boundedUploadS3Storage");
+                assertThat(context.getBeanFactory().getDependentBeans("boundedUploadS3Storage"))
+                        .contains("boundedUploader");
+            });
+        } finally {
+            ownAsync.close();
+            ownSync.close();
+        }
+    }
+
     @Test
     void twoApplicationClientsWithoutAPrimaryOneFailInsteadOfBuildingAnother() {
         Recording recording = new Recording();
