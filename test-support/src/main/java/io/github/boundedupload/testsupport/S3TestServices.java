@@ -179,10 +179,10 @@ public final class S3TestServices {
      */
     public TestBucket createBucket(String hint) {
         String clean = hint.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-+|-+$)", "");
-        String name = "bu-" + (clean.length() > 40 ? clean.substring(0, 40) : clean) + "-"
+        String name = "bu-" + (clean.isEmpty() ? "test" : clean.substring(0, Math.min(clean.length(), 40))) + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
-        client.createBucket(b -> b.bucket(name.replace("--", "-")));
-        return new TestBucket(client, name.replace("--", "-"));
+        client.createBucket(b -> b.bucket(name));
+        return new TestBucket(client, name);
     }
 
     /**
