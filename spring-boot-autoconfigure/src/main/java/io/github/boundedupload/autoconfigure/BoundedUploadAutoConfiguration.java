@@ -8,23 +8,24 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Import;
 
 /**
- * Auto-configures a {@link ConcurrentAttachmentUploader} from {@link BoundedUploadProperties}: a storage (the
- * local filesystem unless the application defines a {@code FileUploader} or {@code AsyncFileUploader} bean), the
- * {@code UploaderConfig}, and the uploader, which is closed gracefully when the context closes. Every bean backs off
- * when the application defines its own; {@code bounded-upload.enabled=false} turns all of it off.
+ * Auto-configures a {@link ConcurrentAttachmentUploader} from {@link BoundedUploadProperties}: a storage (S3 when
+ * {@code bounded-upload.s3.bucket} is set, the local filesystem otherwise, unless the application defines a
+ * {@code FileUploader} or {@code AsyncFileUploader} bean), the {@code UploaderConfig}, and the uploader, which is
+ * closed gracefully when the context closes. Every bean backs off when the application defines its own;
+ * {@code bounded-upload.enabled=false} turns all of it off.
  *
  * <p>By default the uploader creates and owns its threads: a pool sized to {@code max-concurrent-uploads} (or
  * virtual threads), named {@code bounded-upload-<name>-N}, used for nothing else, and stopped by the uploader's
  * {@code close()} once running batches have finished. An {@link java.util.concurrent.Executor} bean named
  * {@value #EXECUTOR_BEAN_NAME} replaces it; the application then owns that executor and its shutdown.
  */
-@AutoConfiguration
+// After Spring Cloud AWS, so that its S3Client is the application's client that the S3 storage uses.
+@AutoConfiguration(afterName = "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration")
 @ConditionalOnClass(ConcurrentAttachmentUploader.class)
 @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX, name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BoundedUploadProperties.class)
 // Storage configurations come first, in order of preference, so that the uploader finds the one that applied.
-// Phase 2 adds S3StorageConfiguration before LocalStorageConfiguration.
-@Import({ LocalStorageConfiguration.class, UploaderConfiguration.class })
+@Import({ S3StorageConfiguration.class, LocalStorageConfiguration.class, UploaderConfiguration.class })
 public final class BoundedUploadAutoConfiguration {
 
     /** The name of an {@link java.util.concurrent.Executor} bean that replaces the uploader's own threads. */

@@ -10,7 +10,8 @@ import org.springframework.context.annotation.Import;
 /**
  * Contributes a {@code boundedUpload} health indicator when Actuator's health support is on the class path (Spring
  * Boot 4's {@code spring-boot-health}, or Spring Boot 3's {@code spring-boot-actuator}): DOWN when the uploader is
- * closed or its local storage directory cannot be written to; its load and limits as details.
+ * closed, its local storage directory cannot be written to, or its S3 bucket cannot be found or reached (HeadBucket
+ * through the storage's client, within {@code bounded-upload.health.timeout}); its load and limits as details.
  * {@code bounded-upload.health.enabled=false} turns it off.
  */
 @AutoConfiguration(after = BoundedUploadAutoConfiguration.class)

@@ -5,6 +5,8 @@ import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.s3.S3UploadOptions;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -142,6 +144,8 @@ public class BoundedUploadProperties implements Validator {
     private final Metrics metrics = new Metrics();
 
     private final Health health = new Health();
+
+    private final S3 s3 = new S3();
 
     /**
      * Whether to auto-configure the uploader at all.
@@ -473,6 +477,15 @@ public class BoundedUploadProperties implements Validator {
     }
 
     /**
+     * The S3 storage, used when {@code bounded-upload.s3.bucket} is set.
+     *
+     * @return the S3 settings
+     */
+    public S3 getS3() {
+        return s3;
+    }
+
+    /**
      * Supports {@link BoundedUploadProperties} only.
      *
      * @param type the type to validate
@@ -506,6 +519,13 @@ public class BoundedUploadProperties implements Validator {
             builder.build();
         } catch (UploaderConfig.InvalidSettingException e) {
             reject(errors, e);
+        }
+        if (properties.health.timeout.isNegative() || properties.health.timeout.isZero()) {
+            errors.rejectValue("health.timeout", "invalid", "must be a positive duration, was "
+                    + properties.health.timeout);
+        }
+        if (properties.s3.bucket != null) {
+            properties.s3.validate(errors);
         }
     }
 
@@ -672,10 +692,17 @@ public class BoundedUploadProperties implements Validator {
     public static class Health {
 
         /**
-         * Whether to contribute the 'boundedUpload' health indicator: DOWN when the uploader is closed or its local
-         * storage directory is not writable, with its load and limits as details.
+         * Whether to contribute the 'boundedUpload' health indicator: DOWN when the uploader is closed, its local
+         * storage directory is not writable, or its S3 bucket cannot be found or reached (HeadBucket), with its load
+         * and limits as details.
          */
         private boolean enabled = true;
+
+        /**
+         * How long the health check waits for the storage to answer (S3's HeadBucket, retries included) before it
+         * reports the storage DOWN.
+         */
+        private Duration timeout = Duration.ofSeconds(5);
 
         /**
          * Whether the health indicator is contributed.
@@ -693,6 +720,499 @@ public class BoundedUploadProperties implements Validator {
          */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /**
+         * How long the health check waits for the storage.
+         *
+         * @return the timeout
+         */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /**
+         * Sets how long the health check waits for the storage.
+         *
+         * @param timeout the timeout, positive
+         */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /**
+     * Settings of the S3 storage, used when {@code bucket} is set and the application defines no storage bean.
+     *
+     * <p>The client is the application's {@code S3AsyncClient} bean (non-blocking storage) or {@code S3Client} bean
+     * (blocking storage), if it has one; otherwise one built from {@code endpoint}, {@code region},
+     * {@code path-style-access} and the AWS SDK's default credentials chain, and closed with the context. The
+     * defaults of the upload settings are the S3 adapter's ({@code S3UploadOptions.DEFAULT_*}). Nothing here refers
+     * to a type of the AWS SDK or the adapter, so that these properties bind, and explain a missing adapter, without
+     * them; the numeric defaults are compile-time constants, which the compiler copies here.
+     */
+    public static class S3 {
+
+        /** The longest a presigned URL may work: SigV4's limit. */
+        static final Duration MAX_PRESIGNED_URL_TTL = Duration.ofDays(7);
+
+        /**
+         * Bucket to store uploads in. Setting it turns the S3 storage on (it needs the bounded-upload-s3 adapter and
+         * the AWS SDK's s3 client on the class path, which the starter brings).
+         */
+        private @Nullable String bucket;
+
+        /**
+         * Endpoint of the S3 service for the client built here, such as http://127.0.0.1:4566 for LocalStack. When not
+         * set, the AWS endpoint of the region. Ignored when the application defines an S3AsyncClient or S3Client
+         * bean.
+         */
+        private @Nullable URI endpoint;
+
+        /**
+         * Region of the client built here, such as eu-west-1. When not set, the AWS SDK's default region chain
+         * (aws.region, AWS_REGION, the profile, the instance metadata). Ignored when the application defines an
+         * S3AsyncClient or S3Client bean.
+         */
+        private @Nullable String region;
+
+        /**
+         * Whether the client built here addresses buckets in the path (https://endpoint/bucket/key) instead of the
+         * host name (https://bucket.endpoint/key), as LocalStack and many S3-compatible services need. Ignored when
+         * the application defines an S3AsyncClient or S3Client bean.
+         */
+        private boolean pathStyleAccess = false;
+
+        /**
+         * Which storage to build when the application defines no S3AsyncClient or S3Client bean: the non-blocking one
+         * (an upload holds no thread while it waits for S3) or the blocking one (each upload holds one of the
+         * uploader's threads). A client bean decides by its type.
+         */
+        private boolean nonBlocking = true;
+
+        /**
+         * Maximum number of requests to S3 in flight at once; the others wait, without failing, until one finishes.
+         * The client built here gets a connection pool of exactly this size; with a client bean of the application,
+         * set it to that client's pool size.
+         */
+        private int maxConcurrency = S3UploadOptions.DEFAULT_MAX_CONCURRENCY;
+
+        /**
+         * Size above which content goes up in parts (multipart upload) instead of one PutObject. From 5MB to 5GB.
+         */
+        private DataSize multipartThreshold = DataSize.ofBytes(S3UploadOptions.DEFAULT_MULTIPART_THRESHOLD);
+
+        /**
+         * Size of each part of a multipart upload. From 5MB to 5GB. Parts of streams are buffered in memory, so a
+         * stream's upload holds at most part-size x (parts-in-flight + 1) bytes.
+         */
+        private DataSize partSize = DataSize.ofBytes(S3UploadOptions.DEFAULT_PART_SIZE);
+
+        /**
+         * Maximum number of parts of one multipart upload in flight at once (non-blocking storage; the blocking one
+         * sends the parts one after another).
+         */
+        private int partsInFlight = S3UploadOptions.DEFAULT_PARTS_IN_FLIGHT;
+
+        /**
+         * Checksum the SDK computes while sending and S3 verifies before it stores anything: 'crc32', 'crc32c',
+         * 'sha1' or 'sha256'.
+         */
+        private ChecksumAlgorithm checksumAlgorithm = ChecksumAlgorithm.CRC32;
+
+        /**
+         * Storage class of new objects, as S3 names it (STANDARD, STANDARD_IA, INTELLIGENT_TIERING, GLACIER_IR, ...).
+         * When not set, the bucket's default.
+         */
+        private @Nullable String storageClass;
+
+        /**
+         * Server-side encryption requested for new objects: 'aes256' (SSE-S3), 'aws-kms' or 'aws-kms-dsse' (SSE-KMS).
+         * When not set, the bucket's default encryption.
+         */
+        private @Nullable ServerSideEncryption serverSideEncryption;
+
+        /**
+         * KMS key (id, ARN or alias) for server-side-encryption 'aws-kms' or 'aws-kms-dsse'. When not set, the
+         * account's AWS managed key.
+         */
+        private @Nullable String kmsKeyId;
+
+        /**
+         * Content-Disposition stored with each object: 'attachment' (browsers save the object under its file name
+         * instead of showing it, so an uploaded HTML or SVG file never runs as a page of the bucket's origin),
+         * 'inline' (browsers show what they can) or 'none'.
+         */
+        private ContentDisposition contentDisposition = ContentDisposition.ATTACHMENT;
+
+        /**
+         * What each stored object reports as its location: 'object-url' (the URL as the client addresses the
+         * bucket), 'path-style', 'virtual-host', or 'presigned' (a GET URL that anyone holding it can read until it
+         * expires, after presigned-url-ttl). None of them costs a request.
+         */
+        private Location location = Location.OBJECT_URL;
+
+        /**
+         * How long a presigned location works, with location 'presigned'. At most 7 days.
+         */
+        private Duration presignedUrlTtl = Duration.ofMinutes(15);
+
+        /**
+         * The bucket; setting it turns the S3 storage on.
+         *
+         * @return the bucket, or {@code null} for no S3 storage
+         */
+        public @Nullable String getBucket() {
+            return bucket;
+        }
+
+        /**
+         * Sets the bucket, which turns the S3 storage on.
+         *
+         * @param bucket the bucket
+         */
+        public void setBucket(@Nullable String bucket) {
+            this.bucket = bucket;
+        }
+
+        /**
+         * The endpoint of the client built here.
+         *
+         * @return the endpoint, or {@code null} for the region's AWS endpoint
+         */
+        public @Nullable URI getEndpoint() {
+            return endpoint;
+        }
+
+        /**
+         * Sets the endpoint of the client built here.
+         *
+         * @param endpoint the endpoint, or {@code null} for the region's AWS endpoint
+         */
+        public void setEndpoint(@Nullable URI endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        /**
+         * The region of the client built here.
+         *
+         * @return the region, or {@code null} for the SDK's default region chain
+         */
+        public @Nullable String getRegion() {
+            return region;
+        }
+
+        /**
+         * Sets the region of the client built here.
+         *
+         * @param region the region, or {@code null} for the SDK's default region chain
+         */
+        public void setRegion(@Nullable String region) {
+            this.region = region;
+        }
+
+        /**
+         * Whether the client built here uses path-style addressing.
+         *
+         * @return {@code false} by default
+         */
+        public boolean isPathStyleAccess() {
+            return pathStyleAccess;
+        }
+
+        /**
+         * Sets whether the client built here uses path-style addressing.
+         *
+         * @param pathStyleAccess whether to
+         */
+        public void setPathStyleAccess(boolean pathStyleAccess) {
+            this.pathStyleAccess = pathStyleAccess;
+        }
+
+        /**
+         * Whether to build the non-blocking storage when the application has no client bean.
+         *
+         * @return {@code true} by default
+         */
+        public boolean isNonBlocking() {
+            return nonBlocking;
+        }
+
+        /**
+         * Sets whether to build the non-blocking storage when the application has no client bean.
+         *
+         * @param nonBlocking whether to
+         */
+        public void setNonBlocking(boolean nonBlocking) {
+            this.nonBlocking = nonBlocking;
+        }
+
+        /**
+         * The most requests to S3 in flight at once.
+         *
+         * @return the limit
+         */
+        public int getMaxConcurrency() {
+            return maxConcurrency;
+        }
+
+        /**
+         * Sets the most requests to S3 in flight at once.
+         *
+         * @param maxConcurrency the limit
+         */
+        public void setMaxConcurrency(int maxConcurrency) {
+            this.maxConcurrency = maxConcurrency;
+        }
+
+        /**
+         * The size above which content goes up in parts.
+         *
+         * @return the threshold
+         */
+        public DataSize getMultipartThreshold() {
+            return multipartThreshold;
+        }
+
+        /**
+         * Sets the size above which content goes up in parts.
+         *
+         * @param multipartThreshold the threshold
+         */
+        public void setMultipartThreshold(DataSize multipartThreshold) {
+            this.multipartThreshold = multipartThreshold;
+        }
+
+        /**
+         * The size of each part.
+         *
+         * @return the part size
+         */
+        public DataSize getPartSize() {
+            return partSize;
+        }
+
+        /**
+         * Sets the size of each part.
+         *
+         * @param partSize the part size
+         */
+        public void setPartSize(DataSize partSize) {
+            this.partSize = partSize;
+        }
+
+        /**
+         * The most parts of one upload in flight at once.
+         *
+         * @return the limit
+         */
+        public int getPartsInFlight() {
+            return partsInFlight;
+        }
+
+        /**
+         * Sets the most parts of one upload in flight at once.
+         *
+         * @param partsInFlight the limit
+         */
+        public void setPartsInFlight(int partsInFlight) {
+            this.partsInFlight = partsInFlight;
+        }
+
+        /**
+         * The checksum S3 verifies.
+         *
+         * @return the algorithm
+         */
+        public ChecksumAlgorithm getChecksumAlgorithm() {
+            return checksumAlgorithm;
+        }
+
+        /**
+         * Sets the checksum S3 verifies.
+         *
+         * @param checksumAlgorithm the algorithm
+         */
+        public void setChecksumAlgorithm(ChecksumAlgorithm checksumAlgorithm) {
+            this.checksumAlgorithm = checksumAlgorithm;
+        }
+
+        /**
+         * The storage class of new objects.
+         *
+         * @return the storage class, or {@code null} for the bucket's default
+         */
+        public @Nullable String getStorageClass() {
+            return storageClass;
+        }
+
+        /**
+         * Sets the storage class of new objects.
+         *
+         * @param storageClass the storage class, or {@code null} for the bucket's default
+         */
+        public void setStorageClass(@Nullable String storageClass) {
+            this.storageClass = storageClass;
+        }
+
+        /**
+         * The server-side encryption of new objects.
+         *
+         * @return the encryption, or {@code null} for the bucket's default
+         */
+        public @Nullable ServerSideEncryption getServerSideEncryption() {
+            return serverSideEncryption;
+        }
+
+        /**
+         * Sets the server-side encryption of new objects.
+         *
+         * @param serverSideEncryption the encryption, or {@code null} for the bucket's default
+         */
+        public void setServerSideEncryption(@Nullable ServerSideEncryption serverSideEncryption) {
+            this.serverSideEncryption = serverSideEncryption;
+        }
+
+        /**
+         * The KMS key for SSE-KMS.
+         *
+         * @return the key, or {@code null} for the account's AWS managed key
+         */
+        public @Nullable String getKmsKeyId() {
+            return kmsKeyId;
+        }
+
+        /**
+         * Sets the KMS key for SSE-KMS.
+         *
+         * @param kmsKeyId the key, or {@code null} for the account's AWS managed key
+         */
+        public void setKmsKeyId(@Nullable String kmsKeyId) {
+            this.kmsKeyId = kmsKeyId;
+        }
+
+        /**
+         * The Content-Disposition stored with each object.
+         *
+         * @return the disposition
+         */
+        public ContentDisposition getContentDisposition() {
+            return contentDisposition;
+        }
+
+        /**
+         * Sets the Content-Disposition stored with each object.
+         *
+         * @param contentDisposition the disposition
+         */
+        public void setContentDisposition(ContentDisposition contentDisposition) {
+            this.contentDisposition = contentDisposition;
+        }
+
+        /**
+         * What each stored object reports as its location.
+         *
+         * @return the kind of location
+         */
+        public Location getLocation() {
+            return location;
+        }
+
+        /**
+         * Sets what each stored object reports as its location.
+         *
+         * @param location the kind of location
+         */
+        public void setLocation(Location location) {
+            this.location = location;
+        }
+
+        /**
+         * How long a presigned location works.
+         *
+         * @return the time to live
+         */
+        public Duration getPresignedUrlTtl() {
+            return presignedUrlTtl;
+        }
+
+        /**
+         * Sets how long a presigned location works.
+         *
+         * @param presignedUrlTtl the time to live
+         */
+        public void setPresignedUrlTtl(Duration presignedUrlTtl) {
+            this.presignedUrlTtl = presignedUrlTtl;
+        }
+
+        /**
+         * Checks what needs neither the SDK nor the adapter here; the upload settings are checked by the adapter's own
+         * rules when it is on the class path.
+         */
+        void validate(Errors errors) {
+            if (bucket != null && bucket.isBlank()) {
+                errors.rejectValue("s3.bucket", "invalid", "must not be blank (leave it unset for no S3 storage)");
+            }
+            if (endpoint != null && (endpoint.getHost() == null
+                    || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme())))) {
+                errors.rejectValue("s3.endpoint", "invalid",
+                        "must be an http or https URL such as http://127.0.0.1:4566, was " + endpoint);
+            }
+            if (region != null && region.isBlank()) {
+                errors.rejectValue("s3.region", "invalid", "must not be blank (leave it unset for the SDK's default)");
+            }
+            if (location == Location.PRESIGNED && (presignedUrlTtl.isNegative() || presignedUrlTtl.isZero()
+                    || presignedUrlTtl.compareTo(MAX_PRESIGNED_URL_TTL) > 0)) {
+                errors.rejectValue("s3.presignedUrlTtl", "invalid",
+                        "must be positive and at most 7d (SigV4's limit), was " + presignedUrlTtl);
+            }
+            if (S3StorageConfiguration.isOnClassPath(BoundedUploadProperties.class.getClassLoader())) {
+                S3Options.validate(this, errors);
+            }
+        }
+
+        /** The checksums the S3 adapter supports. */
+        public enum ChecksumAlgorithm {
+            /** CRC32, the default. */
+            CRC32,
+            /** CRC32C. */
+            CRC32C,
+            /** SHA-1. */
+            SHA1,
+            /** SHA-256. */
+            SHA256
+        }
+
+        /** Server-side encryption of new objects. */
+        public enum ServerSideEncryption {
+            /** SSE-S3 ({@code AES256}). */
+            AES256,
+            /** SSE-KMS ({@code aws:kms}). */
+            AWS_KMS,
+            /** Dual-layer SSE-KMS ({@code aws:kms:dsse}). */
+            AWS_KMS_DSSE
+        }
+
+        /** The Content-Disposition stored with each object. */
+        public enum ContentDisposition {
+            /** None: browsers decide by the content type. */
+            NONE,
+            /** {@code inline}, with the attachment's file name. */
+            INLINE,
+            /** {@code attachment}, with the attachment's file name. The default. */
+            ATTACHMENT
+        }
+
+        /** What each stored object reports as its location. */
+        public enum Location {
+            /** The object's URL as the client addresses the bucket. The default. */
+            OBJECT_URL,
+            /** The path-style URL ({@code https://endpoint/bucket/key}). */
+            PATH_STYLE,
+            /** The virtual-host style URL ({@code https://bucket.endpoint/key}). */
+            VIRTUAL_HOST,
+            /** A presigned GET URL, working for {@code presigned-url-ttl}. */
+            PRESIGNED
         }
     }
 }

@@ -20,8 +20,8 @@ class SpringBoot4HealthConfiguration {
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
-            ObjectProvider<FileUploader> storage) {
-        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique());
+            ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck) {
+        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique(), storageCheck.getIfUnique());
         return () -> {
             UploaderHealth.Report report = health.check();
             return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();

@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,6 +21,9 @@ import org.springframework.core.env.Environment;
 /** The uploader, its configuration, and the parts of the configuration that are beans of their own. */
 @Configuration(proxyBeanMethods = false)
 class UploaderConfiguration {
+
+    static final String UPLOADER_BEAN_NAME = "boundedUploader";
+    static final String CONFIG_BEAN_NAME = "boundedUploadConfig";
 
     private static final int FIRST_RELEASE_WITH_VIRTUAL_THREADS = 21;
 
@@ -39,27 +43,27 @@ class UploaderConfiguration {
      * Properties first, then the beans that stand for parts of the configuration, then the customizers in order:
      * whatever comes later wins.
      */
-    @Bean
+    @Bean(CONFIG_BEAN_NAME)
     @ConditionalOnMissingBean
     UploaderConfig boundedUploadConfig(BoundedUploadProperties properties, Environment environment,
             ContextPropagator contextPropagator, KeyStrategy keyStrategy,
             @Qualifier(BoundedUploadAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor,
-            ObjectProvider<UploadListener> listeners, ObjectProvider<UploaderConfigCustomizer> customizers) {
+            ObjectProvider<UploadListener> listeners, ObjectProvider<UploaderConfigCustomizer> customizers,
+            ConfigurableListableBeanFactory beanFactory) {
+        Executor own = executor.getIfAvailable();
+        if (own != null) {
+            // The application's executor is shut down after the uploader that runs on it (which uses this config).
+            BeanDependencies.register(beanFactory, Executor.class, own, CONFIG_BEAN_NAME);
+        }
         UploaderConfig.Builder builder = properties.applyTo(UploaderConfig.builder())
                 .executorType(executorType(properties, environment))
-                .executor(executor.getIfAvailable())
+                .executor(own)
                 .contextPropagator(contextPropagator)
                 .keyStrategy(keyStrategy);
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        try {
-            return builder.build();
-        } catch (IllegalArgumentException e) {
-            // The properties were checked when they were bound, so a customizer set this value.
-            throw new UploaderSetupException("The bounded-upload configuration is invalid after the "
-                    + "UploaderConfigCustomizer beans were applied: " + e.getMessage(),
-                    "Change the UploaderConfigCustomizer bean that sets this value.", e);
-        }
+        return UploaderSetupException.afterCustomizers("configuration is invalid", "UploaderConfigCustomizer",
+                builder::build);
     }
 
     /** An explicit {@code bounded-upload.executor.type} wins over {@code spring.threads.virtual.enabled}. */
@@ -78,16 +82,19 @@ class UploaderConfiguration {
      * after the web server's graceful shutdown: running batches get the shutdown grace period, then the uploader's
      * own threads stop.
      */
-    @Bean(destroyMethod = "close")
+    @Bean(name = UPLOADER_BEAN_NAME, destroyMethod = "close")
     @ConditionalOnMissingBean
     ConcurrentAttachmentUploader boundedUploader(UploaderConfig config, ObjectProvider<FileUploader> fileUploader,
-            ObjectProvider<AsyncFileUploader> asyncFileUploader) {
+            ObjectProvider<AsyncFileUploader> asyncFileUploader, ConfigurableListableBeanFactory beanFactory) {
         FileUploader blocking = fileUploader.getIfUnique();
         AsyncFileUploader async = asyncFileUploader.getIfUnique();
         if (async != null && (blocking == null || blocking == async)) {
+            // Closed before its storage, so that batches end before the storage (and its client) goes.
+            BeanDependencies.register(beanFactory, AsyncFileUploader.class, async, UPLOADER_BEAN_NAME);
             return ConcurrentAttachmentUploader.create(async, config);
         }
         if (blocking != null && async == null) {
+            BeanDependencies.register(beanFactory, FileUploader.class, blocking, UPLOADER_BEAN_NAME);
             return ConcurrentAttachmentUploader.create(blocking, config);
         }
         throw new UploaderSetupException("The bounded-upload uploader needs exactly one storage, and found "

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The health of an uploader, independent of the Actuator API (which differs between Spring Boot 3 and 4).
  *
- * <p>DOWN when the uploader is closed or its local storage directory cannot be written to. A saturated uploader
+ * <p>DOWN when the uploader is closed, its local storage directory cannot be written to, or its S3 bucket cannot be
+ * found or reached. A saturated uploader
  * (its queue full) is still UP, with {@code saturated: true}: saturation is load that the rejection policy handles,
  * and a health check that failed under load would make a platform restart or drain instances exactly when they are
  * busiest.
@@ -22,16 +23,33 @@ import org.jspecify.annotations.Nullable;
 final class UploaderHealth {
 
     private final ConcurrentAttachmentUploader uploader;
-    private final @Nullable Path localRoot;
+    private final @Nullable StorageCheck storageCheck;
 
     /**
      * @param uploader the uploader
      * @param storage the application's single storage bean, if any: a {@link LocalFileUploader} gets its directory
      *        checked (the uploader does not reveal its storage, so the bean is the best evidence there is)
+     * @param storageCheck the check of a storage configured here (S3), if any; it wins over the storage bean's
      */
-    UploaderHealth(ConcurrentAttachmentUploader uploader, @Nullable Object storage) {
+    UploaderHealth(ConcurrentAttachmentUploader uploader, @Nullable Object storage,
+            @Nullable StorageCheck storageCheck) {
         this.uploader = uploader;
-        this.localRoot = storage instanceof LocalFileUploader ? ((LocalFileUploader) storage).root() : null;
+        this.storageCheck = storageCheck != null ? storageCheck
+                : storage instanceof LocalFileUploader ? directoryCheck(((LocalFileUploader) storage).root()) : null;
+    }
+
+    /** Whether a file can be created (and deleted again) in the directory. */
+    private static StorageCheck directoryCheck(Path root) {
+        return details -> {
+            details.put("storage", root.toString());
+            try {
+                Files.delete(Files.createTempFile(root, ".health-", ".tmp"));
+                return true;
+            } catch (IOException | RuntimeException e) {
+                details.put("error", "cannot write to the storage directory: " + e);
+                return false;
+            }
+        };
     }
 
     /** The outcome of one check. */
@@ -53,14 +71,8 @@ final class UploaderHealth {
         details.put("activeBatches", stats.activeBatches());
         details.put("saturated", stats.queuedUploads() >= config.maxQueuedUploads());
         boolean up = !stats.closed();
-        if (localRoot != null) {
-            details.put("storage", localRoot.toString());
-            try {
-                Files.delete(Files.createTempFile(localRoot, ".health-", ".tmp"));
-            } catch (IOException | RuntimeException e) {
-                details.put("error", "cannot write to the storage directory: " + e);
-                up = false;
-            }
+        if (storageCheck != null) {
+            up &= storageCheck.check(details);
         }
         return new Report(up, details);
     }

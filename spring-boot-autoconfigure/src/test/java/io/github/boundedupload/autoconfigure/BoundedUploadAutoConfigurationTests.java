@@ -266,6 +266,11 @@ class BoundedUploadAutoConfigurationTests {
                         uploadOne(uploader);
                         assertThat(context.getBean(RecordingStorage.class).threads)
                                 .extracting(Thread::getName).containsExactly("app-upload");
+                        // Spring shuts it down after the uploader: the uploader (by way of its config) depends on it.
+                        assertThat(context.getBeanFactory().getDependentBeans(
+                                BoundedUploadAutoConfiguration.EXECUTOR_BEAN_NAME)).contains("boundedUploadConfig");
+                        assertThat(context.getBeanFactory().getDependentBeans("boundedUploadConfig"))
+                                .contains("boundedUploader");
                         // Spring shuts the application's bean down when the context closes; the uploader must not.
                         uploader.close();
                         assertThat(executor.isShutdown()).isFalse();

@@ -6,12 +6,28 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
 import java.nio.file.Files;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.util.ClassUtils;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 class BoundedUploadHealthAutoConfigurationTests {
 
@@ -106,5 +122,73 @@ class BoundedUploadHealthAutoConfigurationTests {
         Object own = new Object();
         runner().withBean(INDICATOR, Object.class, () -> own)
                 .run(context -> assertThat(context.getBean(INDICATOR)).isSameAs(own));
+    }
+
+    // ---- S3 (against a real S3: S3StorageIT) --------------------------------------------------------------------
+
+    @Test
+    void downWhenS3CannotBeReached() {
+        TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1").run(context -> {
+            HealthView health = TestSupport.health(context.getBean(INDICATOR));
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("storage", "s3://attachments").containsEntry("closed", false)
+                    .containsEntry("saturated", false);
+            // Refused, or timed out on a busy machine: either way, unreachable.
+            assertThat((String) health.details().get("error")).startsWith("S3 cannot be reached: ");
+        });
+    }
+
+    @Test
+    void upWithAWarningWhenHeadBucketIsForbidden() {
+        List<SdkRequest> requests = withS3Answering(403, "AccessDenied", health -> {
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).containsEntry("storage", "s3://attachments").doesNotContainKey("error");
+            assertThat((String) health.details().get("warning")).startsWith("HeadBucket is forbidden (403)");
+        });
+        assertThat(requests).singleElement().isInstanceOfSatisfying(HeadBucketRequest.class, head -> {
+            assertThat(head.bucket()).isEqualTo("attachments");
+            assertThat(head.overrideConfiguration().flatMap(o -> o.apiCallTimeout()))
+                    .as("bounded-upload.health.timeout").contains(Duration.ofSeconds(7));
+        });
+    }
+
+    @Test
+    void downWhenS3Fails() {
+        withS3Answering(503, "SlowDown", health -> {
+            assertThat(health.status()).isEqualTo("DOWN");
+            assertThat(health.details()).containsEntry("error", "HeadBucket failed: 503 SlowDown");
+        });
+    }
+
+    /**
+     * An application client whose every request gets the given answer from "S3"; the health check has a timeout of
+     * 7 s.
+     *
+     * @return the requests the client was asked to send
+     */
+    private List<SdkRequest> withS3Answering(int status, String errorCode, Consumer<HealthView> assertions) {
+        List<SdkRequest> requests = new CopyOnWriteArrayList<>();
+        S3Client client = S3Client.builder().region(Region.US_EAST_1).endpointOverride(URI.create("http://127.0.0.1:1"))
+                .credentialsProvider(AnonymousCredentialsProvider.create())
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .addExecutionInterceptor(new ExecutionInterceptor() {
+                            @Override
+                            public void beforeExecution(Context.BeforeExecution execution,
+                                    ExecutionAttributes attributes) {
+                                requests.add(execution.request());
+                                throw S3Exception.builder().statusCode(status).message(errorCode)
+                                        .awsErrorDetails(AwsErrorDetails.builder().errorCode(errorCode).build())
+                                        .build();
+                            }
+                        }))
+                .build();
+        try {
+            TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1").withBean(S3Client.class, () -> client)
+                    .withPropertyValues("bounded-upload.health.timeout=7s")
+                    .run(context -> assertions.accept(TestSupport.health(context.getBean(INDICATOR))));
+        } finally {
+            client.close();
+        }
+        return requests;
     }
 }

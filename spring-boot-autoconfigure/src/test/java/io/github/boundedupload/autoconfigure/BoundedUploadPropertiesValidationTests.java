@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
@@ -71,6 +72,12 @@ class BoundedUploadPropertiesValidationTests {
     }
 
     @Test
+    void zeroHealthTimeout() {
+        assertFailure("bounded-upload.health.timeout=0s", "field 'health.timeout'",
+                "must be a positive duration, was PT0S");
+    }
+
+    @Test
     void invalidName() {
         assertFailure("bounded-upload.name=no spaces", "field 'name'",
                 "must be 1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
@@ -92,6 +99,112 @@ class BoundedUploadPropertiesValidationTests {
     void virtualThreadsWhereTheJvmHasNone() {
         assertFailure("bounded-upload.executor.type=virtual", "field 'executor.type'",
                 "must be AUTO or PLATFORM on Java", "VIRTUAL needs Java 21 or later");
+    }
+
+    // ---- S3: checked only with a bucket, by the adapter's rules -------------------------------------------------
+
+    private void assertS3Failure(String property, String... expected) {
+        assertS3Failure(List.of(property), expected);
+    }
+
+    private void assertS3Failure(List<String> properties, String... expected) {
+        runner().withPropertyValues("bounded-upload.s3.bucket=b").withPropertyValues(properties.toArray(String[]::new))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(TestSupport.messages(context.getStartupFailure())).contains(expected);
+                });
+    }
+
+    @Test
+    void partSizeBelowS3sMinimum() {
+        assertS3Failure("bounded-upload.s3.part-size=1MB", "field 's3.partSize'",
+                "must be from 5242880 to 5368709120, was 1048576");
+    }
+
+    @Test
+    void multipartThresholdAboveS3sMaximum() {
+        assertS3Failure("bounded-upload.s3.multipart-threshold=6GB", "field 's3.multipartThreshold'",
+                "must be from 5242880 to 5368709120, was 6442450944");
+    }
+
+    @Test
+    void zeroPartsInFlight() {
+        assertS3Failure("bounded-upload.s3.parts-in-flight=0", "field 's3.partsInFlight'", "must be at least 1, was 0");
+    }
+
+    @Test
+    void zeroMaxConcurrency() {
+        assertS3Failure("bounded-upload.s3.max-concurrency=0", "field 's3.maxConcurrency'",
+                "must be at least 1, was 0");
+    }
+
+    @Test
+    void aKmsKeyWithoutKmsEncryption() {
+        assertS3Failure("bounded-upload.s3.kms-key-id=alias/uploads", "field 's3.kmsKeyId'",
+                "needs bounded-upload.s3.server-side-encryption aws:kms or aws:kms:dsse, was null");
+    }
+
+    @Test
+    void unknownStorageClass() {
+        assertS3Failure("bounded-upload.s3.storage-class=cold", "field 's3.storageClass'",
+                "must be one of STANDARD, REDUCED_REDUNDANCY, STANDARD_IA,", ", was cold");
+    }
+
+    @Test
+    void unknownChecksumAlgorithm() {
+        assertS3Failure("bounded-upload.s3.checksum-algorithm=md5", "bounded-upload.s3.checksum-algorithm",
+                "ChecksumAlgorithm");
+    }
+
+    @Test
+    void unknownLocation() {
+        assertS3Failure("bounded-upload.s3.location=cdn", "bounded-upload.s3.location", "Location");
+    }
+
+    @Test
+    void presignedUrlsLongerThanSigV4Allows() {
+        assertS3Failure(List.of("bounded-upload.s3.location=presigned", "bounded-upload.s3.presigned-url-ttl=8d"),
+                "field 's3.presignedUrlTtl'",
+                "must be positive and at most 7d (SigV4's limit), was PT192H");
+    }
+
+    @Test
+    void anEndpointThatIsNotHttp() {
+        assertS3Failure("bounded-upload.s3.endpoint=localhost:4566", "field 's3.endpoint'",
+                "must be an http or https URL such as http://127.0.0.1:4566, was localhost:4566");
+    }
+
+    @Test
+    void aBlankBucket() {
+        runner().withPropertyValues("bounded-upload.s3.bucket= ").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(TestSupport.messages(context.getStartupFailure())).contains("field 's3.bucket'",
+                    "must not be blank (leave it unset for no S3 storage)");
+        });
+    }
+
+    @Test
+    void s3SettingsDoNotMatterWithoutABucket() {
+        runner().withPropertyValues("bounded-upload.s3.part-size=1MB", "bounded-upload.s3.presigned-url-ttl=8d")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void theStartUpReportNamesTheS3PropertyAndTheRule(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--bounded-upload.s3.bucket=b", "--bounded-upload.s3.parts-in-flight=0"))
+                .isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START")
+                .contains("Property: bounded-upload.s3.partsInFlight")
+                .contains("Value: \"0\"")
+                .contains("Reason: must be at least 1, was 0");
+    }
+
+    @Test
+    void theStartUpReportListsTheAllowedValuesOfAnS3Enum(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--bounded-upload.s3.bucket=b", "--bounded-upload.s3.checksum-algorithm=md5"))
+                .isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("bounded-upload.s3.checksum-algorithm")
+                .contains("The following values are valid:").contains("CRC32C").contains("SHA256");
     }
 
     /** What a user reads: Spring Boot's failure analysis names the property, its value and origin, and the rule. */

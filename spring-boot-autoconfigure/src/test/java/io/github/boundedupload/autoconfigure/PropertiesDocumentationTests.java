@@ -20,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The configuration metadata that the build generates from {@link BoundedUploadProperties} is complete and true, and
- * {@code docs/spring-boot-properties.md} is made from it. When the properties change, regenerate the page with
+ * {@code docs/spring-boot-properties.md} and the table in the README's Spring Boot section are made from it. When the
+ * properties change, regenerate both with
  * <pre>
  * ./mvnw -pl spring-boot-autoconfigure -am test -Dtest=PropertiesDocumentationTests \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dbounded-upload.docs.write=true
@@ -29,9 +30,13 @@ import tools.jackson.databind.json.JsonMapper;
 class PropertiesDocumentationTests {
 
     private static final String PAGE = "spring-boot-properties.md";
-    private static final String STALE = "docs/" + PAGE + " is stale; regenerate it with ./mvnw -pl spring-boot-autoconfigure"
-            + " -am test -Dtest=PropertiesDocumentationTests -Dsurefire.failIfNoSpecifiedTests=false"
+    private static final String REGENERATE = " is stale; regenerate it with ./mvnw -pl spring-boot-autoconfigure -am"
+            + " test -Dtest=PropertiesDocumentationTests -Dsurefire.failIfNoSpecifiedTests=false"
             + " -Dbounded-upload.docs.write=true";
+    private static final String STALE = "docs/" + PAGE + REGENERATE;
+    /** The README's generated region: everything between these lines is replaced. */
+    static final String README_START = "<!-- spring-boot-properties:start -->";
+    static final String README_END = "<!-- spring-boot-properties:end -->";
 
     @Test
     void everyPropertyHasADescription() throws IOException {
@@ -63,12 +68,55 @@ class PropertiesDocumentationTests {
     @Test
     void thePropertyPageIsMadeFromTheMetadata() throws IOException {
         String expected = page(properties());
-        Path file = Path.of(System.getProperty("bounded-upload.docs.dir", "../docs")).resolve(PAGE);
+        Path file = docsDir().resolve(PAGE);
         if (Boolean.getBoolean("bounded-upload.docs.write")) {
             Files.writeString(file, expected);
         }
         assertThat(file).as(STALE).exists();
         assertThat(Files.readString(file)).as(STALE).isEqualTo(expected);
+    }
+
+    /** The README keeps its own text; only the marked region is the generated table. */
+    @Test
+    void theReadmeTableIsMadeFromTheMetadata() throws IOException {
+        Path readme = docsDir().getParent().resolve("README.md");
+        String text = Files.readString(readme);
+        int start = text.indexOf(README_START);
+        int end = text.indexOf(README_END);
+        assertThat(start).as("README.md has the line " + README_START).isNotNegative();
+        assertThat(end).as("README.md has the line " + README_END + " after " + README_START).isGreaterThan(start);
+        String expected = text.substring(0, start) + README_START + "\n" + readmeTable(properties())
+                + text.substring(end);
+        if (Boolean.getBoolean("bounded-upload.docs.write")) {
+            Files.writeString(readme, expected);
+        }
+        assertThat(Files.readString(readme)).as("the properties table of README.md" + REGENERATE).isEqualTo(expected);
+    }
+
+    /** Name, default, and the first sentence of the description; the page has the rest. */
+    static String readmeTable(List<Map<String, Object>> properties) {
+        StringBuilder table = new StringBuilder()
+                .append("<!-- Generated from the configuration metadata by PropertiesDocumentationTests; do not edit")
+                .append(" between these markers. -->\n")
+                .append("| Property | Default | What |\n")
+                .append("| --- | --- | --- |\n");
+        for (Map<String, Object> property : properties) {
+            String description = (String) property.get("description");
+            int sentence = description.indexOf(". ");
+            table.append("| `").append(property.get("name")).append("` | ").append(defaultValue(property))
+                    .append(" | ").append(escape(sentence < 0 ? description : description.substring(0, sentence + 1)))
+                    .append(" |\n");
+        }
+        return table.toString();
+    }
+
+    private static String defaultValue(Map<String, Object> property) {
+        Object value = property.get("defaultValue");
+        return value == null ? "" : "`" + (value.equals("") ? "\"\"" : value) + "`";
+    }
+
+    private static Path docsDir() {
+        return Path.of(System.getProperty("bounded-upload.docs.dir", "../docs")).toAbsolutePath().normalize();
     }
 
     static String page(List<Map<String, Object>> properties) {
@@ -83,10 +131,8 @@ class PropertiesDocumentationTests {
                 .append("| Property | Default | Description |\n")
                 .append("| --- | --- | --- |\n");
         for (Map<String, Object> property : properties) {
-            Object value = property.get("defaultValue");
-            String defaultValue = value == null ? "" : "`" + (value.equals("") ? "\"\"" : value) + "`";
-            page.append("| `").append(property.get("name")).append("` | ").append(defaultValue).append(" | ")
-                    .append(escape((String) property.get("description"))).append(" |\n");
+            page.append("| `").append(property.get("name")).append("` | ").append(defaultValue(property))
+                    .append(" | ").append(escape((String) property.get("description"))).append(" |\n");
         }
         return page.toString();
     }

@@ -40,10 +40,23 @@ final class TestSupport {
     private TestSupport() {
     }
 
+    /** The region every S3 test uses. */
+    static final String REGION = "us-east-1";
+
     /** Our auto-configurations, storing under a test's own directory. */
     static ApplicationContextRunner runner(Path root) {
         return new ApplicationContextRunner().withConfiguration(boundedUpload())
                 .withPropertyValues("bounded-upload.local.root=" + root);
+    }
+
+    /**
+     * Our auto-configurations, storing in an S3 bucket at an endpoint, with the client built from the properties
+     * (credentials from the test JVM's aws.accessKeyId and aws.secretAccessKey, which the build sets).
+     */
+    static ApplicationContextRunner s3Runner(Path root, String bucket, String endpoint) {
+        return runner(root).withPropertyValues("bounded-upload.s3.bucket=" + bucket,
+                "bounded-upload.s3.endpoint=" + endpoint, "bounded-upload.s3.region=" + REGION,
+                "bounded-upload.s3.path-style-access=true");
     }
 
     static AutoConfigurations boundedUpload() {

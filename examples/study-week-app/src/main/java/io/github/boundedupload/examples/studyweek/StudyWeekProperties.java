@@ -1,0 +1,27 @@
+package io.github.boundedupload.examples.studyweek;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The application's own settings ({@code study-week.*}).
+ *
+ * @param dataDir where the H2 database and the local storage keep their files
+ * @param retryAfter what a client is told to wait, in {@code Retry-After}, when the uploader is saturated
+ * @param s3 settings for the S3 storage
+ */
+@ConfigurationProperties("study-week")
+public record StudyWeekProperties(@DefaultValue("./data") Path dataDir, @DefaultValue("5s") Duration retryAfter,
+        @DefaultValue S3 s3) {
+
+    /**
+     * Settings for the S3 storage.
+     *
+     * @param createBucket whether to create {@code bounded-upload.s3.bucket} at start-up when it is missing (for
+     *        LocalStack, which starts empty)
+     */
+    public record S3(@DefaultValue("false") boolean createBucket) {
+    }
+}

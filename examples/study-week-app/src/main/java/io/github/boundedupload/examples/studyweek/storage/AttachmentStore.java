@@ -1,0 +1,29 @@
+package io.github.boundedupload.examples.studyweek.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * What the application needs from the storage besides uploading, which the uploader does: reading an object back
+ * for a download, and deleting an object whose week could not be saved. One implementation per storage, chosen by
+ * the same property as the starter's storage ({@code bounded-upload.s3.bucket}).
+ */
+public interface AttachmentStore {
+
+    /**
+     * Opens a stored object for reading.
+     *
+     * @param key the storage key the uploader reported
+     * @return the content; the caller closes it
+     * @throws IOException when the storage cannot be read
+     */
+    InputStream open(String key) throws IOException;
+
+    /**
+     * Deletes a stored object; a key that holds nothing is not an error.
+     *
+     * @param key the storage key
+     * @throws IOException when the storage cannot be reached
+     */
+    void delete(String key) throws IOException;
+}

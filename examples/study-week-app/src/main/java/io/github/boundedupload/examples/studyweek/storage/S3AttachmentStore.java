@@ -1,0 +1,52 @@
+package io.github.boundedupload.examples.studyweek.storage;
+
+import java.io.IOException;
+import java.io.InputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
+
+/** Objects in an S3 bucket. Owns its client: closing the store closes it. */
+final class S3AttachmentStore implements AttachmentStore, AutoCloseable {
+
+    private final S3Client client;
+    private final String bucket;
+
+    S3AttachmentStore(S3Client client, String bucket) {
+        this.client = client;
+        this.bucket = bucket;
+    }
+
+    @Override
+    public InputStream open(String key) throws IOException {
+        try {
+            // Streams the object as it arrives: a large download never sits in memory.
+            return client.getObject(request -> request.bucket(bucket).key(key));
+        } catch (SdkException e) {
+            throw new IOException("S3 GetObject failed: " + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        try {
+            client.deleteObject(request -> request.bucket(bucket).key(key));
+        } catch (SdkException e) {
+            throw new IOException("S3 DeleteObject failed: " + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** For LocalStack, which starts empty; a real bucket is made by whoever owns the account. */
+    void createBucketIfMissing() {
+        try {
+            client.headBucket(request -> request.bucket(bucket));
+        } catch (NoSuchBucketException e) {
+            client.createBucket(request -> request.bucket(bucket));
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

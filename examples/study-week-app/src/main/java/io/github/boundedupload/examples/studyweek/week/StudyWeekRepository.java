@@ -1,0 +1,37 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+import java.util.Optional;
+import org.springframework.data.jpa.repository.EntityGraph;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+/** The weeks, with their attachments. */
+public interface StudyWeekRepository extends JpaRepository<StudyWeek, Long> {
+
+    /**
+     * A week of a study, with its attachments loaded (the session is closed when the controller renders it:
+     * {@code spring.jpa.open-in-view} is off).
+     *
+     * @param id the week's id
+     * @param studyId the study it must belong to
+     * @return the week, or empty when the study has no such week
+     */
+    @EntityGraph(attributePaths = "attachments")
+    Optional<StudyWeek> findByIdAndStudyId(long id, long studyId);
+
+    /**
+     * Whether a study already has a week with this title.
+     *
+     * @param studyId the study
+     * @param title the title
+     * @return whether it has
+     */
+    boolean existsByStudyIdAndTitle(long studyId, String title);
+
+    /**
+     * The number of weeks of a study.
+     *
+     * @param studyId the study
+     * @return the count
+     */
+    long countByStudyId(long studyId);
+}

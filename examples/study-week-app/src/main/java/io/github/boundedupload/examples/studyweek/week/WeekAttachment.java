@@ -1,0 +1,72 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.Table;
+
+/**
+ * A file of a week: its name as the client sent it (shown and offered on download, never used as a path) and the
+ * storage key the uploader chose for it.
+ */
+@Entity
+@Table(name = "week_attachment")
+public class WeekAttachment {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @ManyToOne(fetch = FetchType.LAZY, optional = false)
+    @JoinColumn(name = "week_id", nullable = false)
+    private StudyWeek week;
+
+    @Column(nullable = false)
+    private int position;
+
+    @Column(nullable = false, length = 1_000)
+    private String fileName;
+
+    @Column(nullable = false)
+    private long size;
+
+    @Column(nullable = false, unique = true, length = 1_024)
+    private String storageKey;
+
+    protected WeekAttachment() {
+        // for JPA
+    }
+
+    WeekAttachment(StudyWeek week, int position, String fileName, long size, String storageKey) {
+        this.week = week;
+        this.position = position;
+        this.fileName = fileName;
+        this.size = size;
+        this.storageKey = storageKey;
+    }
+
+    public Long getId() {
+        return id;
+    }
+
+    public int getPosition() {
+        return position;
+    }
+
+    public String getFileName() {
+        return fileName;
+    }
+
+    public long getSize() {
+        return size;
+    }
+
+    public String getStorageKey() {
+        return storageKey;
+    }
+}

@@ -1,0 +1,151 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.examples.studyweek.progress.UploadProgress;
+import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
+import jakarta.validation.Valid;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.core.io.InputStreamResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.MediaTypeFactory;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.multipart.support.MissingServletRequestPartException;
+
+/**
+ * The weeks of a study: create one with its files, read it, download a file.
+ *
+ * <pre>
+ * curl -F title='Week 3' -F startDate=2026-11-16 -F endDate=2026-11-22 \
+ *      -F files=@Algorithm.png -F files=@notes.txt http://localhost:8080/api/studies/42/weeks
+ * </pre>
+ */
+@RestController
+@RequestMapping("/api/studies/{studyId}/weeks")
+public class WeekController {
+
+    private final WeekService weeks;
+    private final AttachmentStore store;
+    private final UploadProgress progress;
+
+    WeekController(WeekService weeks, AttachmentStore store, UploadProgress progress) {
+        this.weeks = weeks;
+        this.store = store;
+        this.progress = progress;
+    }
+
+    /**
+     * Creates a week with its files. Not {@code @Transactional}, on purpose: see {@link WeekService}.
+     *
+     * @param studyId the study
+     * @param form the week's fields
+     * @param files the files (form field {@code files}, repeated)
+     * @param uploadId an id the client chose, to follow the upload at {@code /api/uploads/{uploadId}}; optional
+     * @return 201 with the week
+     */
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    ResponseEntity<WeekView> create(@PathVariable long studyId, @Valid NewWeek form,
+            @RequestParam(name = "files", required = false) List<MultipartFile> files,
+            @RequestHeader(name = UploadProgress.HEADER, required = false) String uploadId)
+            throws MissingServletRequestPartException {
+        List<Attachment> attachments = chosenFiles(files).stream().map(file -> attachment(studyId, file)).toList();
+        if (attachments.isEmpty()) {
+            throw new MissingServletRequestPartException("files");
+        }
+        StudyWeek week;
+        try (UploadProgress.Tracking tracking = progress.track(uploadId, attachments)) {
+            week = weeks.create(studyId, form, attachments);
+        }
+        WeekView view = WeekView.of(week);
+        return ResponseEntity.created(URI.create(view.url())).body(view);
+    }
+
+    /**
+     * The files of the request, in order. A browser sends an empty part without a name when no file was chosen: that
+     * is no file.
+     *
+     * @param files the {@code files} parts, or {@code null} when there are none
+     * @return the files chosen; the index of each is the index of its attachment
+     */
+    public static List<MultipartFile> chosenFiles(List<MultipartFile> files) {
+        return files == null ? List.of()
+                : files.stream().filter(f -> !(f.isEmpty() && (f.getOriginalFilename() == null
+                        || f.getOriginalFilename().isEmpty()))).toList();
+    }
+
+    /**
+     * The file streamed from the request's temporary file (opened again if the storage client retries), never read
+     * into memory. Its name goes to the uploader as it came: the uploader refuses dangerous names and sanitises the
+     * rest before any of it reaches a storage key.
+     */
+    private static Attachment attachment(long studyId, MultipartFile file) {
+        String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
+        return Attachment.builder(name, AttachmentContent.ofStream(file::getInputStream, file.getSize()))
+                .metadata(WeekService.STUDY_ID, Long.toString(studyId))
+                .build();
+    }
+
+    /**
+     * Reads a week.
+     *
+     * @param studyId the study
+     * @param weekId the week
+     * @return the week with its attachments' names, sizes and download URLs
+     */
+    @GetMapping("/{weekId}")
+    WeekView get(@PathVariable long studyId, @PathVariable long weekId) {
+        return WeekView.of(weeks.find(studyId, weekId));
+    }
+
+    /**
+     * Downloads a file, streamed from the storage in use (local disk or S3).
+     *
+     * @param studyId the study
+     * @param weekId the week
+     * @param attachmentId the file
+     * @return the content, offered for saving under its original name
+     * @throws IOException when the storage cannot be read
+     */
+    @GetMapping("/{weekId}/attachments/{attachmentId}")
+    ResponseEntity<Resource> download(@PathVariable long studyId, @PathVariable long weekId,
+            @PathVariable long attachmentId) throws IOException {
+        WeekAttachment attachment = weeks.findAttachment(studyId, weekId, attachmentId);
+        // Opened before the response starts, so that a storage failure still gets a proper error response.
+        Resource content = new InputStreamResource(store.open(attachment.getStorageKey()));
+        return ResponseEntity.ok()
+                .contentType(MediaTypeFactory.getMediaType(attachment.getFileName())
+                        .orElse(MediaType.APPLICATION_OCTET_STREAM))
+                .contentLength(attachment.getSize())
+                .header(HttpHeaders.CONTENT_DISPOSITION, contentDisposition(attachment.getFileName()))
+                // Uploaded HTML or SVG is saved, never rendered as a page of this site.
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", "sandbox")
+                .body(content);
+    }
+
+    /**
+     * {@code attachment}, so that browsers save the file instead of showing it. Printable ASCII names are sent
+     * quoted (quotes escaped); others in RFC 6266's {@code filename*} UTF-8 form. The uploader has already refused
+     * names with control characters, so nothing can break out of the header.
+     */
+    static String contentDisposition(String fileName) {
+        boolean printableAscii = fileName.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+        ContentDisposition.Builder builder = ContentDisposition.attachment();
+        return (printableAscii ? builder.filename(fileName) : builder.filename(fileName, StandardCharsets.UTF_8))
+                .build().toString();
+    }
+}

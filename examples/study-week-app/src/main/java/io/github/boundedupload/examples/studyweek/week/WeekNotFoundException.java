@@ -1,0 +1,11 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+/** The study has no such week, or the week no such attachment. */
+public class WeekNotFoundException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    WeekNotFoundException(String message) {
+        super(message);
+    }
+}

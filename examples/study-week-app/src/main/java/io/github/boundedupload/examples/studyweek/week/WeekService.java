@@ -1,0 +1,157 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.KeyStrategy;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates weeks: first the uploads, outside any transaction, then the week in a short transaction of its own.
+ *
+ * <p>Uploading inside the transaction would hold a database connection (and locks) for as long as the slowest file
+ * takes to upload, so a burst of uploads would drain the connection pool for everyone. The price is that the two
+ * steps can fail separately, and each failure is handled here:
+ * <ul>
+ *   <li>an upload fails: the uploader (all-or-nothing, the default) deletes what the batch stored and throws; nothing
+ *       is saved;</li>
+ *   <li>the week cannot be saved after the uploads: this service deletes the uploaded objects again, then reports the
+ *       failure.</li>
+ * </ul>
+ * Either way, no row points to a missing object and no object is left without a row.
+ */
+@Service
+public class WeekService {
+
+    /** The metadata entry that carries the study id to the key strategy and into the stored object. */
+    public static final String STUDY_ID = "study-id";
+
+    private static final Logger LOG = LoggerFactory.getLogger(WeekService.class);
+
+    private final ConcurrentAttachmentUploader uploader;
+    private final StudyWeekRepository weeks;
+    private final TransactionTemplate transaction;
+    private final AttachmentStore store;
+    private final Clock clock;
+
+    WeekService(ConcurrentAttachmentUploader uploader, StudyWeekRepository weeks, TransactionTemplate transaction,
+            AttachmentStore store, Clock clock) {
+        this.uploader = uploader;
+        this.weeks = weeks;
+        this.transaction = transaction;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /**
+     * Storage keys of the form {@code studies/<study id>/yyyy/MM/dd/<uuid>-<sanitised file name>}: a study's files
+     * share a prefix, and file names reach a key only sanitised.
+     *
+     * @return the key strategy
+     */
+    public static KeyStrategy keyStrategy() {
+        KeyStrategy dated = KeyStrategy.datedUuid("");
+        return attachment -> "studies/" + attachment.metadata().getOrDefault(STUDY_ID, "none") + "/"
+                + dated.keyFor(attachment);
+    }
+
+    /**
+     * Uploads the attachments concurrently, then saves the week with them.
+     *
+     * @param studyId the study
+     * @param form the week's fields, already validated
+     * @param attachments the files, in the order they are to be listed; made with {@link #STUDY_ID} metadata
+     * @return the saved week, with its attachments
+     * @throws DuplicateWeekException when the study already has a week with this title; nothing is stored
+     * @throws io.github.boundedupload.UploadException when the uploads were refused or failed; nothing is stored
+     * @throws org.springframework.dao.DataAccessException when the week could not be saved; nothing is stored
+     */
+    public StudyWeek create(long studyId, NewWeek form, List<Attachment> attachments) {
+        // A cheap check first, so that an obvious duplicate costs no upload. Two concurrent requests can both pass
+        // it: the unique constraint catches the second one after its upload, below.
+        String title = form.title().strip();
+        if (weeks.existsByStudyIdAndTitle(studyId, title)) {
+            throw new DuplicateWeekException(studyId, title, null);
+        }
+
+        BatchResult uploaded = uploader.uploadAll(attachments);
+
+        try {
+            return transaction.execute(status -> weeks.saveAndFlush(week(studyId, title, form, uploaded)));
+        } catch (RuntimeException e) {
+            deleteAfterFailedSave(uploaded.storedObjects(), e);
+            // Which constraint failed is worded differently by every database: ask again instead.
+            if (e instanceof DataIntegrityViolationException && weeks.existsByStudyIdAndTitle(studyId, title)) {
+                throw new DuplicateWeekException(studyId, title, e);
+            }
+            throw e;
+        }
+    }
+
+    private StudyWeek week(long studyId, String title, NewWeek form, BatchResult uploaded) {
+        StudyWeek week = new StudyWeek(studyId, title, form.content() == null ? "" : form.content(),
+                // Databases keep microseconds: the week returned now must equal the week read back later.
+                form.startDate(), form.endDate(), clock.instant().truncatedTo(ChronoUnit.MICROS));
+        for (UploadResult result : uploaded.results()) { // input order
+            StoredObject stored = result.storedObject().orElseThrow();
+            week.addAttachment(result.attachment().fileName(), stored.size(), stored.key());
+        }
+        return week;
+    }
+
+    /** Every object is tried; one that cannot be deleted is logged with its key, for someone to remove by hand. */
+    private void deleteAfterFailedSave(List<StoredObject> objects, RuntimeException saveFailure) {
+        LOG.warn("the week could not be saved ({}); deleting its {} uploaded objects",
+                saveFailure.getClass().getSimpleName(), objects.size());
+        for (StoredObject object : objects) {
+            try {
+                store.delete(object.key());
+            } catch (IOException | RuntimeException e) {
+                LOG.error("could not delete {} after the week failed to save: it is left in the storage",
+                        object.key(), e);
+                saveFailure.addSuppressed(e);
+            }
+        }
+    }
+
+    /**
+     * A week of a study, with its attachments.
+     *
+     * @param studyId the study
+     * @param weekId the week
+     * @return the week
+     * @throws WeekNotFoundException when the study has no such week
+     */
+    public StudyWeek find(long studyId, long weekId) {
+        return weeks.findByIdAndStudyId(weekId, studyId)
+                .orElseThrow(() -> new WeekNotFoundException("Study " + studyId + " has no week " + weekId + "."));
+    }
+
+    /**
+     * An attachment of a week.
+     *
+     * @param studyId the study
+     * @param weekId the week
+     * @param attachmentId the attachment
+     * @return the attachment
+     * @throws WeekNotFoundException when there is no such attachment
+     */
+    public WeekAttachment findAttachment(long studyId, long weekId, long attachmentId) {
+        return find(studyId, weekId).getAttachments().stream()
+                .filter(attachment -> attachment.getId() == attachmentId)
+                .findFirst()
+                .orElseThrow(() -> new WeekNotFoundException("Week " + weekId + " of study " + studyId
+                        + " has no attachment " + attachmentId + "."));
+    }
+}

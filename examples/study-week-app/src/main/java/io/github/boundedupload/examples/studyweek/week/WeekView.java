@@ -1,0 +1,56 @@
+package io.github.boundedupload.examples.studyweek.week;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * A week as the API shows it. Attachment URLs point to this application's download endpoint, never to the storage:
+ * a storage location may be a local path or a presigned URL, neither of which a client should see.
+ *
+ * @param id the week's id
+ * @param studyId the study
+ * @param title the title
+ * @param content what the week is about
+ * @param startDate the first day
+ * @param endDate the last day
+ * @param createdAt when it was created
+ * @param url where to read the week again
+ * @param attachments the files, in the order they were sent
+ */
+public record WeekView(long id, long studyId, String title, String content, LocalDate startDate, LocalDate endDate,
+        Instant createdAt, String url, List<AttachmentView> attachments) {
+
+    /**
+     * A file of a week.
+     *
+     * @param id the attachment's id
+     * @param fileName the name it was uploaded with
+     * @param size its size in bytes
+     * @param url where to download it
+     */
+    public record AttachmentView(long id, String fileName, long size, String url) {
+    }
+
+    /**
+     * The view of a week, with URLs relative to the current request's host.
+     *
+     * @param week the week, with its attachments loaded
+     * @return the view
+     */
+    static WeekView of(StudyWeek week) {
+        String url = url("/api/studies/{studyId}/weeks/{weekId}", week.getStudyId(), week.getId());
+        List<AttachmentView> attachments = week.getAttachments().stream()
+                .map(a -> new AttachmentView(a.getId(), a.getFileName(), a.getSize(),
+                        url + "/attachments/" + a.getId()))
+                .toList();
+        return new WeekView(week.getId(), week.getStudyId(), week.getTitle(), week.getContent(), week.getStartDate(),
+                week.getEndDate(), week.getCreatedAt(), url, attachments);
+    }
+
+    private static String url(String path, Object... variables) {
+        return ServletUriComponentsBuilder.fromCurrentContextPath().path(path).buildAndExpand(variables)
+                .toUriString();
+    }
+}

@@ -1,0 +1,358 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.autoconfigure.BoundedUploadProperties.S3;
+import io.github.boundedupload.s3.S3AsyncFileUploader;
+import io.github.boundedupload.s3.S3FileUploader;
+import io.github.boundedupload.s3.S3UploadOptions;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.ClassUtils;
+import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.utils.SdkAutoCloseable;
+
+/**
+ * The S3 client the storage uses, and the presigner of its locations: the application's beans when it has them, or
+ * built from {@code bounded-upload.s3.*} with the AWS SDK's default credentials chain. What is built here is closed by
+ * {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
+ * adapter's request permits) and closes itself. Also checks the bucket for the health indicator.
+ */
+final class S3Connection implements StorageCheck, AutoCloseable {
+
+    private static final Log LOG = LogFactory.getLog(S3Connection.class);
+
+    private final S3 properties;
+    private final Duration healthTimeout;
+    private final String bucket;
+    private final ObjectProvider<S3Presigner> presigners;
+    private final List<SdkAutoCloseable> owned = new ArrayList<>();
+    private final @Nullable AwsServiceClientConfiguration applicationClient;
+    private volatile @Nullable S3Client client;
+    private volatile @Nullable S3AsyncClient asyncClient;
+    private @Nullable S3Presigner presigner;
+
+    private S3Connection(BoundedUploadProperties properties, @Nullable S3Client client,
+            @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners) {
+        this.properties = properties.getS3();
+        this.healthTimeout = properties.getHealth().getTimeout();
+        this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
+        this.client = client;
+        this.asyncClient = asyncClient;
+        this.presigners = presigners;
+        this.applicationClient = client != null ? client.serviceClientConfiguration()
+                : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
+        if (applicationClient != null && (this.properties.getEndpoint() != null
+                || this.properties.getRegion() != null || this.properties.isPathStyleAccess())) {
+            LOG.info("bounded-upload.s3.endpoint, region and path-style-access are ignored: the S3 storage uses the "
+                    + "application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
+        }
+    }
+
+    /**
+     * For the non-blocking storage.
+     *
+     * @param properties the properties
+     * @param client the application's client, or {@code null} to have one built
+     * @param presigners the application's presigner, if any
+     */
+    static S3Connection nonBlocking(BoundedUploadProperties properties, @Nullable S3AsyncClient client,
+            ObjectProvider<S3Presigner> presigners) {
+        return new S3Connection(properties, null, client, presigners);
+    }
+
+    /**
+     * For the blocking storage.
+     *
+     * @param properties the properties
+     * @param client the application's client, or {@code null} to have one built
+     * @param presigners the application's presigner, if any
+     */
+    static S3Connection blocking(BoundedUploadProperties properties, @Nullable S3Client client,
+            ObjectProvider<S3Presigner> presigners) {
+        return new S3Connection(properties, client, null, presigners);
+    }
+
+    /** The non-blocking storage, on the application's client or on one the adapter builds. */
+    synchronized S3AsyncFileUploader nonBlockingStorage(S3UploadOptions options) {
+        S3AsyncClient given = asyncClient;
+        S3AsyncFileUploader.Builder builder = given != null ? S3AsyncFileUploader.builder(given, bucket)
+                : S3AsyncFileUploader.builder(capturing(configure(S3AsyncClient.builder()), built -> {
+                    asyncClient = built;
+                }), bucket);
+        S3AsyncFileUploader storage = built(() -> builder.options(options).build());
+        log("S3AsyncClient", given == null, options);
+        return storage;
+    }
+
+    /** The blocking storage, on the application's client or on one built here with a pool of maxConcurrency. */
+    synchronized S3FileUploader blockingStorage(S3UploadOptions options) {
+        S3Client given = client;
+        S3Client used = given;
+        if (used == null) {
+            S3ClientBuilder builder = configure(S3Client.builder());
+            HttpClients.sizePool(builder, options.maxConcurrency());
+            used = own(built(builder::build));
+            client = used;
+        }
+        S3FileUploader storage = S3FileUploader.builder(used, bucket).options(options).build();
+        log("S3Client", given == null, options);
+        return storage;
+    }
+
+    /** The SDK's own message when it cannot build a client, with what to do about it. */
+    private static <T> T built(Supplier<T> client) {
+        try {
+            return client.get();
+        } catch (SdkClientException e) {
+            throw new UploaderSetupException("The S3 client for bounded-upload cannot be built: " + e.getMessage(),
+                    "Set bounded-upload.s3.region (and bounded-upload.s3.endpoint for a service other than AWS), or"
+                            + " the AWS SDK's own settings (AWS_REGION, the profile), or define an S3AsyncClient or"
+                            + " S3Client bean.", e);
+        }
+    }
+
+    private void log(String type, boolean built, S3UploadOptions options) {
+        LOG.info("bounded-upload stores uploads in s3://" + bucket + " through "
+                + (built ? "an " + type + " built from bounded-upload.s3.* (endpoint "
+                        + (properties.getEndpoint() != null ? properties.getEndpoint() : "of the region")
+                        + ", region " + (properties.getRegion() != null ? properties.getRegion() : "from the SDK")
+                        + ", " + options.maxConcurrency() + " connections)"
+                        : "the application's " + type + " bean (" + options.maxConcurrency()
+                                + " requests in flight at most)"));
+    }
+
+    private <B extends AwsClientBuilder<B, ?>> B regionAndEndpoint(B builder) {
+        if (properties.getRegion() != null) {
+            builder.region(Region.of(properties.getRegion()));
+        }
+        if (properties.getEndpoint() != null) {
+            builder.endpointOverride(properties.getEndpoint());
+        }
+        return builder;
+    }
+
+    private S3ClientBuilder configure(S3ClientBuilder builder) {
+        return regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess());
+    }
+
+    private S3AsyncClientBuilder configure(S3AsyncClientBuilder builder) {
+        return regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess());
+    }
+
+    /**
+     * The presigner of presigned locations: the application's bean, or one made like the client in use (for the
+     * application's blocking client, from that client).
+     */
+    synchronized S3Presigner presigner() {
+        if (presigner == null) {
+            S3Presigner given = presigners.getIfAvailable();
+            presigner = given != null ? given : own(newPresigner());
+        }
+        return presigner;
+    }
+
+    private S3Presigner newPresigner() {
+        S3Presigner.Builder builder = S3Presigner.builder()
+                .serviceConfiguration(S3Configuration.builder()
+                        .pathStyleAccessEnabled(properties.isPathStyleAccess()).build());
+        S3Client given = client;
+        if (given != null && applicationClient != null) {
+            return builder.s3Client(given).build();
+        }
+        if (applicationClient != null) {
+            builder.region(applicationClient.region()).credentialsProvider(applicationClient.credentialsProvider());
+            applicationClient.endpointOverride().ifPresent(builder::endpointOverride);
+            return builder.build();
+        }
+        if (properties.getRegion() != null) {
+            builder.region(Region.of(properties.getRegion()));
+        }
+        if (properties.getEndpoint() != null) {
+            builder.endpointOverride(properties.getEndpoint());
+        }
+        return builder.build();
+    }
+
+    private <T extends SdkAutoCloseable> T own(T resource) {
+        owned.add(resource);
+        return resource;
+    }
+
+    /** The client in use: the non-blocking one when there is one. */
+    @Nullable Object client() {
+        S3AsyncClient async = asyncClient;
+        return async != null ? async : client;
+    }
+
+    /** Whether the client in use was built here (or by the adapter), rather than given by the application. */
+    boolean clientBuilt() {
+        return applicationClient == null;
+    }
+
+    /**
+     * HeadBucket through the client in use. A bucket that does not exist, or that S3 cannot be asked about, is
+     * DOWN; a forbidden HeadBucket (403) is UP, because the bucket exists and the application may well be allowed to
+     * put objects without being allowed to list the bucket.
+     */
+    @Override
+    public boolean check(Map<String, Object> details) {
+        details.put("storage", "s3://" + bucket);
+        HeadBucketRequest request = HeadBucketRequest.builder().bucket(bucket)
+                .overrideConfiguration(o -> o.apiCallTimeout(healthTimeout)).build();
+        try {
+            S3AsyncClient async = asyncClient;
+            S3Client sync = client;
+            if (async != null) {
+                // The call's own timeout ends it; the wait has a margin so that the call's exception is what is seen.
+                async.headBucket(request).get(healthTimeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+            } else if (sync != null) {
+                sync.headBucket(request);
+            } else {
+                details.put("error", "no S3 client yet");
+                return false;
+            }
+            return true;
+        } catch (ExecutionException e) {
+            return failed(details, e.getCause());
+        } catch (TimeoutException e) {
+            details.put("error", "HeadBucket did not answer within " + healthTimeout.multipliedBy(2));
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            details.put("error", "interrupted while checking the bucket");
+            return false;
+        } catch (SdkException e) {
+            return failed(details, e);
+        }
+    }
+
+    /** Status, S3's error code and the SDK's message: none of them holds credentials. */
+    private boolean failed(Map<String, Object> details, @Nullable Throwable failure) {
+        if (failure instanceof S3Exception) {
+            S3Exception s3 = (S3Exception) failure;
+            if (s3.statusCode() == 403) {
+                details.put("warning", "HeadBucket is forbidden (403): the bucket exists, but whether uploads are "
+                        + "allowed is not checked (allow s3:ListBucket on it to check)");
+                return true;
+            }
+            String code = s3.awsErrorDetails() != null ? s3.awsErrorDetails().errorCode() : null;
+            String answer = s3.statusCode() + (code != null ? " " + code : "");
+            details.put("error", s3.statusCode() == 404 ? "the bucket does not exist (HeadBucket: " + answer + ")"
+                    : "HeadBucket failed: " + answer);
+        } else {
+            details.put("error", "S3 cannot be reached: " + failure);
+        }
+        return false;
+    }
+
+    /** Closes the blocking client and the presigner if they were built here. */
+    @Override
+    public synchronized void close() {
+        RuntimeException first = null;
+        for (SdkAutoCloseable resource : owned) {
+            try {
+                resource.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        owned.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /**
+     * The client builder as it is, except that the client it builds is handed to {@code built} too. The adapter's
+     * builder overload sizes the connection pool to its permits, and keeps the client to itself; the health check
+     * needs it. (An accessor on the adapter would make this unnecessary.)
+     */
+    static S3AsyncClientBuilder capturing(S3AsyncClientBuilder builder, Consumer<S3AsyncClient> built) {
+        return (S3AsyncClientBuilder) Proxy.newProxyInstance(S3AsyncClientBuilder.class.getClassLoader(),
+                new Class<?>[] { S3AsyncClientBuilder.class }, (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(builder, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (result == builder) {
+                        return proxy;
+                    }
+                    if (result instanceof S3AsyncClient) {
+                        built.accept((S3AsyncClient) result);
+                    }
+                    return result;
+                });
+    }
+
+    /**
+     * Sizes the connection pool of the blocking client built here with whichever Apache client the SDK would use;
+     * each is referenced only when present.
+     */
+    static final class HttpClients {
+
+        private static final String APACHE5 = "software.amazon.awssdk.http.apache5.Apache5HttpClient";
+        private static final String APACHE = "software.amazon.awssdk.http.apache.ApacheHttpClient";
+
+        private HttpClients() {
+        }
+
+        static void sizePool(S3ClientBuilder builder, int connections) {
+            ClassLoader loader = S3Connection.class.getClassLoader();
+            if (ClassUtils.isPresent(APACHE5, loader)) {
+                builder.httpClientBuilder(Apache5.builder(connections));
+            } else if (ClassUtils.isPresent(APACHE, loader)) {
+                builder.httpClientBuilder(Apache.builder(connections));
+            } else {
+                LOG.info("bounded-upload.s3.max-concurrency cannot size the pool of the S3 client's HTTP client (no "
+                        + "Apache HTTP client on the class path): give it at least " + connections + " connections");
+            }
+        }
+
+        private static final class Apache5 {
+            static Apache5HttpClient.Builder builder(int connections) {
+                return Apache5HttpClient.builder().maxConnections(connections);
+            }
+        }
+
+        /** The default of SDKs before Apache 5 (an application may bring an older SDK), deprecated since. */
+        @SuppressWarnings("deprecation")
+        private static final class Apache {
+            static ApacheHttpClient.Builder builder(int connections) {
+                return ApacheHttpClient.builder().maxConnections(connections);
+            }
+        }
+    }
+}

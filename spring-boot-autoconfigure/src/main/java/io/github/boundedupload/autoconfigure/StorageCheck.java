@@ -1,0 +1,19 @@
+package io.github.boundedupload.autoconfigure;
+
+import java.util.Map;
+
+/**
+ * A check of the storage behind the uploader, for the health indicator: what the uploader's own state cannot show
+ * (a storage directory that cannot be written to, a bucket that cannot be reached). Refers to no optional library.
+ */
+@FunctionalInterface
+interface StorageCheck {
+
+    /**
+     * Checks the storage.
+     *
+     * @param details where to add what the check found ({@code storage}, and {@code error} when it failed)
+     * @return whether the storage can be used
+     */
+    boolean check(Map<String, Object> details);
+}
