@@ -3,6 +3,7 @@ package io.github.boundedupload;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -117,6 +118,16 @@ public abstract class AttachmentContent {
         return Optional.empty();
     }
 
+    /**
+     * The bytes behind this content, for storage clients that send memory as it is: a non-blocking client then needs
+     * no thread to read a stream. Each call returns a new read-only view of the caller's array, not a copy.
+     *
+     * @return the bytes, or empty when the content is not held in memory
+     */
+    public Optional<ByteBuffer> bytes() {
+        return Optional.empty();
+    }
+
     private static final class PathContent extends AttachmentContent {
         private final Path file;
 
@@ -164,6 +175,11 @@ public abstract class AttachmentContent {
         @Override
         public OptionalLong length() {
             return OptionalLong.of(bytes.length);
+        }
+
+        @Override
+        public Optional<ByteBuffer> bytes() {
+            return Optional.of(ByteBuffer.wrap(bytes).asReadOnlyBuffer());
         }
 
         @Override

@@ -116,8 +116,8 @@ public final class UploadRequest {
     }
 
     /**
-     * The content, for implementations that read files directly ({@link AttachmentContent#path()}). Those should
-     * call {@link #reportProgress(long)} as bytes go out.
+     * The content, for implementations that read files or bytes in memory directly ({@link AttachmentContent#path()},
+     * {@link AttachmentContent#bytes()}). Those should call {@link #reportProgress(long)} as bytes go out.
      *
      * @return the content
      */

@@ -186,6 +186,15 @@ public abstract class FileUploaderContract {
     }
 
     @Test
+    void storesLargeBytes() throws Exception {
+        byte[] bytes = TestData.bytes(12, Math.toIntExact(largeSize()));
+        String key = newKey("large-bytes.bin");
+        StoredObject stored = upload(key, Attachment.of("large-bytes.bin", bytes));
+        assertThat(stored.size()).isEqualTo(bytes.length);
+        assertThat(TestData.sha256(stored(key))).isEqualTo(TestData.sha256(bytes));
+    }
+
+    @Test
     void storesLargeStreamOfUnknownLength() throws Exception {
         long size = largeSize();
         String key = newKey("large-unknown.bin");

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
@@ -99,19 +100,29 @@ abstract class Payload {
 
     /** Bytes in memory (a buffered part of a stream); not copied. */
     static Payload bytes(byte[] bytes, int length, Sent sent) {
+        return bytes(ByteBuffer.wrap(bytes, 0, length), sent);
+    }
+
+    /**
+     * The bytes from the buffer's position to its limit (content the caller holds in memory, or a buffered part); not
+     * copied, and the buffer itself is never moved. Sent without a thread of ours.
+     */
+    static Payload bytes(ByteBuffer content, Sent sent) {
+        ByteBuffer whole = content.slice();
         return new Payload(sent) {
             @Override
             InputStream open() {
-                return new java.io.ByteArrayInputStream(bytes, 0, length);
+                return new BufferStream(whole.duplicate());
             }
 
             @Override
             AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
                 // Slices, not one buffer: the SDK cuts what it is handed into 128 KiB chunks, copying them all at once
                 // (flatMapIterable); one 8 MiB buffer would be copied whole, doubling every part in flight.
+                int length = whole.remaining();
                 ByteBuffer[] slices = new ByteBuffer[(length + SLICE - 1) / SLICE];
                 for (int i = 0; i < slices.length; i++) {
-                    slices[i] = ByteBuffer.wrap(bytes, i * SLICE, Math.min(SLICE, length - i * SLICE));
+                    slices[i] = whole.slice(i * SLICE, Math.min(SLICE, length - i * SLICE));
                 }
                 return observed(AsyncRequestBody.fromRemainingByteBuffersUnsafe(slices));
             }
@@ -295,6 +306,39 @@ abstract class Payload {
             if (in != null) {
                 in.close();
             }
+        }
+    }
+
+    /** A stream over a buffer of its own (read-only buffers have no array to wrap). */
+    private static final class BufferStream extends InputStream {
+        private final ByteBuffer buffer;
+
+        BufferStream(ByteBuffer buffer) {
+            this.buffer = buffer;
+        }
+
+        @Override
+        public int read() {
+            return buffer.hasRemaining() ? buffer.get() & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] bytes, int offset, int length) {
+            Objects.checkFromIndexSize(offset, length, bytes.length);
+            if (length == 0) {
+                return 0;
+            }
+            if (!buffer.hasRemaining()) {
+                return -1;
+            }
+            int n = Math.min(length, buffer.remaining());
+            buffer.get(bytes, offset, n);
+            return n;
+        }
+
+        @Override
+        public int available() {
+            return buffer.remaining();
         }
     }
 }

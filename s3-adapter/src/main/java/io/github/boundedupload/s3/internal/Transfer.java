@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -135,7 +136,18 @@ public final class Transfer {
             long size = length.orElseThrow();
             return size <= options.multipartThreshold()
                     ? putOnce(Payload.fileSlice(file.get(), 0, Sent.tracked(size, algorithm, request::reportProgress)))
-                    : multipart(new FileParts(file.get(), size, partSize(size)));
+                    : multipart(new SliceParts(size, partSize(size),
+                            (offset, n) -> Payload.fileSlice(file.get(), offset, Sent.untracked(n))));
+        }
+        Optional<ByteBuffer> bytes = request.content().bytes();
+        if (bytes.isPresent()) {
+            // In memory already: sent as it is, not through a stream, so the non-blocking client needs no read thread.
+            ByteBuffer content = bytes.get();
+            int size = content.remaining();
+            return size <= options.multipartThreshold()
+                    ? putOnce(Payload.bytes(content, Sent.tracked(size, algorithm, request::reportProgress)))
+                    : multipart(new SliceParts(size, partSize(size), (offset, n) -> Payload.bytes(
+                            content.slice(content.position() + (int) offset, (int) n), Sent.untracked(n))));
         }
         if (length.isPresent() && length.getAsLong() == 0) {
             // Nothing to stream; but content that claims to be empty must be.
@@ -479,18 +491,26 @@ public final class Transfer {
         void close();
     }
 
-    /** Slices of a file, read from disk by position when sent: nothing buffered. */
-    private static final class FileParts implements PartSource {
-        private final Path file;
+    /**
+     * Slices of content that is whole already: a file, read from disk by position when sent, or bytes in memory.
+     * Nothing buffered.
+     */
+    private static final class SliceParts implements PartSource {
+        /** The payload of {@code size} bytes from {@code offset}. */
+        interface Slicer {
+            Payload slice(long offset, long size);
+        }
+
         private final long length;
         private final long partSize;
+        private final Slicer slicer;
         private long offset;
         private int number;
 
-        FileParts(Path file, long length, long partSize) {
-            this.file = file;
+        SliceParts(long length, long partSize, Slicer slicer) {
             this.length = length;
             this.partSize = partSize;
+            this.slicer = slicer;
         }
 
         @Override
@@ -499,7 +519,7 @@ public final class Transfer {
                 return CompletableFuture.completedFuture(null);
             }
             long size = Math.min(partSize, length - offset);
-            Part part = new Part(++number, Payload.fileSlice(file, offset, Sent.untracked(size)));
+            Part part = new Part(++number, slicer.slice(offset, size));
             offset += size;
             return CompletableFuture.completedFuture(part);
         }
