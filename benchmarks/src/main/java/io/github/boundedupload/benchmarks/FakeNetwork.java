@@ -5,8 +5,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -14,7 +17,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * What the in-process fakes share: the time every request takes (changeable, so that warm-up runs fast), one timer
- * thread that answers non-blocking requests when their time is up (the network, not a thread per request), and real
+ * thread that answers non-blocking requests when their time is up (the network, not a thread per request) on a pool
+ * like the SDK's response threads, and real
  * clients that are never called but give the fakes their configuration and utilities.
  */
 final class FakeNetwork implements AutoCloseable {
@@ -27,6 +31,12 @@ final class FakeNetwork implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    /**
+     * Where answers are completed: like the SDK's default future-completion executor ({@code sdk-async-response},
+     * SDK 2.56: core max(8, cores), max max(64, 2 x cores), a queue of 1,000), so that what runs when a response
+     * arrives is spread over threads as it is with the real client, not queued behind one timer thread.
+     */
+    private final ThreadPoolExecutor responses = responsePool();
     final S3Client syncShape = S3Client.builder().region(Region.US_EAST_1).endpointOverride(NOWHERE)
             .credentialsProvider(AnonymousCredentialsProvider.create()).forcePathStyle(true).build();
     final S3AsyncClient asyncShape = S3AsyncClient.builder().region(Region.US_EAST_1).endpointOverride(NOWHERE)
@@ -44,14 +54,28 @@ final class FakeNetwork implements AutoCloseable {
         this.latency = latency;
     }
 
-    /** Runs {@code answer} on the network thread once a request's time is up. */
+    private static ThreadPoolExecutor responsePool() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(Math.max(8, cores), Math.max(64, 2 * cores), 10,
+                TimeUnit.SECONDS, new LinkedBlockingQueue<>(1_000), task -> {
+                    Thread thread = new Thread(task, "fake-s3-response-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Runs {@code answer} on a response thread once a request's time is up. */
     void answerLater(Runnable answer) {
-        timer.schedule(answer, latency.toNanos(), TimeUnit.NANOSECONDS);
+        timer.schedule(() -> responses.execute(answer), latency.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+        responses.shutdownNow();
         syncShape.close();
         asyncShape.close();
     }

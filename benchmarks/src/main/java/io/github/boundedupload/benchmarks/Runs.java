@@ -1,5 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,28 @@ final class Runs {
             System.out.println(Line.format(result));
             afterEach.run();
         }
+    }
+
+    /**
+     * Warms a strategy up, the same way for every strategy of a scenario: uploads {@code batch.apply(round)} round
+     * after round until at least {@code uploads} uploads went through (so that the JIT has compiled the hot paths of
+     * the strategy, its client and this library, not only opened connections), or {@code atMost} has passed (for
+     * strategies slow by construction, such as the loop), then calls {@code afterEach}.
+     *
+     * @return the rounds uploaded
+     */
+    static int warmUp(Strategy strategy, IntFunction<List<Item>> batch, int uploads, Duration atMost,
+            Runnable afterEach) throws Exception {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        int done = 0;
+        int round = 0;
+        while (done < uploads && System.nanoTime() - deadline < 0) {
+            List<Item> items = batch.apply(++round);
+            strategy.upload(items);
+            done += items.size();
+            afterEach.run();
+        }
+        return round;
     }
 
     /** The fields every result line has. */

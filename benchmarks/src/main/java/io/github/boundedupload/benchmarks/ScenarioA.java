@@ -1,15 +1,20 @@
 package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.testsupport.TestData;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
  * Source 000: the 10 attachments of one request (200 KiB each) to LocalStack, 150 ms of latency on every response.
- * Warm-up: the same batch three times under the latency, so that every strategy has opened its connections (up to
- * 10 at once) and compiled its code before the first measured run.
+ * Warm-up: the same batch again and again under the latency ({@link #WARM_UP_UPLOADS} uploads, at most
+ * {@link #WARM_UP_TIME}), so that every strategy has opened its connections (up to 10 at once) and compiled its code
+ * before the first measured run.
  */
 final class ScenarioA {
+
+    static final int WARM_UP_UPLOADS = 200;
+    static final Duration WARM_UP_TIME = Duration.ofSeconds(15);
 
     private ScenarioA() {
     }
@@ -20,10 +25,8 @@ final class ScenarioA {
                 .toList();
         try (LocalStackTarget target = LocalStackTarget.behindLatency("a", Scenario.A_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.A.setup(kind, scale, target.bucketName()))) {
-            for (int warm = 1; warm <= 3; warm++) {
-                strategy.upload(Runs.keyed(attachments, "warm-" + warm));
-            }
-            target.empty();
+            Runs.warmUp(strategy, round -> Runs.keyed(attachments, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
+                    target::empty);
             Runs.measure(Scenario.A, kind, scale, strategy, run -> Runs.keyed(attachments, "run-" + run),
                     target::empty);
         }

@@ -7,9 +7,14 @@ import java.util.stream.IntStream;
 
 /**
  * Source 004, permits against threads: 500 uploads that each take 2 s, in process (the fake clients), so that only
- * how many uploads a strategy keeps in flight decides. Warm-up: the batch twice at 5 ms per upload.
+ * how many uploads a strategy keeps in flight decides. Warm-up: the batch again and again at 1 ms per upload, until
+ * {@link #WARM_UP_UPLOADS} uploads went through (at most {@link #WARM_UP_TIME}): in process an upload costs only
+ * CPU, so code the JIT has not compiled yet would be what is measured.
  */
 final class ScenarioD {
+
+    static final int WARM_UP_UPLOADS = 10_000;
+    static final Duration WARM_UP_TIME = Duration.ofSeconds(20);
 
     private ScenarioD() {
     }
@@ -18,11 +23,10 @@ final class ScenarioD {
         List<Item> uploads = IntStream.range(0, scale.dUploads())
                 .mapToObj(i -> Item.ofBytes("notification-" + i + ".json", "", TestData.bytes(i, Scenario.SMALL_SIZE)))
                 .toList();
-        try (FakeNetwork network = new FakeNetwork(Duration.ofMillis(5));
+        try (FakeNetwork network = new FakeNetwork(Duration.ofMillis(1));
                 Strategy strategy = kind.open(Backend.fake(network), Scenario.D.setup(kind, scale, "bench-d"))) {
-            for (int warm = 1; warm <= 2; warm++) {
-                strategy.upload(Runs.keyed(uploads, "warm-" + warm));
-            }
+            Runs.warmUp(strategy, round -> Runs.keyed(uploads, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
+                    () -> { });
             network.latency(scale.dLatency());
             Runs.measure(Scenario.D, kind, scale, strategy, run -> Runs.keyed(uploads, "run-" + run), () -> { });
         }
