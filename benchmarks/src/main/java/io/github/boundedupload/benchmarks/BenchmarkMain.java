@@ -20,11 +20,13 @@ import java.util.concurrent.TimeUnit;
  * with the same options ({@link Fork}); prints the tables and writes the report and its charts.
  *
  * <pre>
- * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E] [--out=DIR]
+ * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E] [--out=DIR] [--report-from=FILE]
  * </pre>
  *
  * The full run writes {@code docs/benchmarks.md} and {@code docs/benchmarks/*.png}; a quick run writes under
- * {@code benchmarks/target/quick/}. LocalStack and Toxiproxy must be running ({@code scripts/benchmark.sh} starts
+ * {@code benchmarks/target/quick/}. Every result line is also kept, as it comes, in
+ * {@code benchmarks/target/<full|quick>-results.txt}; {@code --report-from=FILE} writes the report again from such a
+ * file without measuring anything (after a change to the report, or a run that did not get to the end). LocalStack and Toxiproxy must be running ({@code scripts/benchmark.sh} starts
  * them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT} and {@code BOUNDED_UPLOAD_TOXIPROXY_URL}.
  */
 public final class BenchmarkMain {
@@ -40,13 +42,14 @@ public final class BenchmarkMain {
     /**
      * Runs the benchmark.
      *
-     * @param args {@code --quick}, {@code --scenarios=A,C}, {@code --out=DIR}
+     * @param args {@code --quick}, {@code --scenarios=A,C}, {@code --out=DIR}, {@code --report-from=FILE}
      * @throws Exception when the calibration or writing the report fails
      */
     public static void main(String[] args) throws Exception {
         Scale scale = Scale.FULL;
         List<Scenario> scenarios = Arrays.asList(Scenario.values());
         Path out = null;
+        Path reportFrom = null;
         for (String arg : args) {
             if (arg.equals("--quick")) {
                 scale = Scale.QUICK;
@@ -55,24 +58,31 @@ public final class BenchmarkMain {
                         .map(String::trim).map(Scenario::valueOf).toList();
             } else if (arg.startsWith("--out=")) {
                 out = Path.of(arg.substring("--out=".length()));
+            } else if (arg.startsWith("--report-from=")) {
+                reportFrom = Path.of(arg.substring("--report-from=".length()));
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg
-                        + "; usage: [--quick] [--scenarios=A,B,C,D,E] [--out=DIR]");
+                        + "; usage: [--quick] [--scenarios=A,B,C,D,E] [--out=DIR] [--report-from=FILE]");
             }
         }
         if (out == null) {
             out = scale == Scale.FULL ? Path.of("docs") : Path.of("benchmarks", "target", "quick");
         }
+        if (reportFrom != null) {
+            write(Kept.read(reportFrom), scenarios, out);
+            return;
+        }
         Report.Context context = new Report.Context(scale, Instant.now(), load(), Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_OPTIONS));
+        Kept kept = Kept.start(Path.of("benchmarks", "target", scale.name() + "-results.txt"), context);
 
         System.out.printf("bounded-upload benchmarks, %s run, load %s%n", scale.name(), context.loadBefore());
         Map<String, String> calibration = fork(List.of("calibration", "-", scale.name(), "1")).stream()
                 .filter(r -> !r.containsKey("failed")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the calibration failed; see its output above"));
         System.out.println("calibration: " + calibration);
+        kept.add(calibration);
 
-        List<Map<String, String>> results = new ArrayList<>();
         for (Scenario scenario : scenarios) {
             for (StrategyKind kind : StrategyKind.values()) {
                 if (!scenario.measures(kind)) {
@@ -84,12 +94,16 @@ public final class BenchmarkMain {
                             String.valueOf(run)))) {
                         result.putIfAbsent("scenario", scenario.name());
                         result.putIfAbsent("strategy", kind.name());
-                        results.add(result);
+                        kept.add(result);
                     }
                 }
             }
         }
-        Report report = new Report(context.finished(load()), calibration, scenarios, results);
+        write(kept.finish(load()), scenarios, out);
+    }
+
+    private static void write(Kept kept, List<Scenario> scenarios, Path out) throws IOException {
+        Report report = new Report(kept.context(), kept.calibration(), scenarios, kept.results());
         System.out.println();
         System.out.println(report.tables());
         report.write(out);

@@ -1,8 +1,14 @@
 package io.github.boundedupload.benchmarks;
 
+import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.testsupport.TestData;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +18,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * What the ideals are computed from, measured on this machine in the same run, with the plainest client (the
@@ -20,9 +29,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <ul>
  *   <li>one PutObject's latency through the proxy at 150 ms (200 KiB, scenario A) and at 50 ms (256 KiB, scenario
  *       B): the median of 10, one at a time, after 3 to warm up;</li>
- *   <li>single-stream throughput straight to LocalStack: one of scenario C's files in one PutObject, median of 3;</li>
- *   <li>what LocalStack itself allows scenario B: its 1,344 files sent straight to it (no latency) by 50 threads,
- *       median of the runs.</li>
+ *   <li>single-stream throughput straight to LocalStack: one of scenario C's files in one PutObject, median of 3,
+ *       and the same file in parts of 8 MiB, one after another (what multipart costs on this server);</li>
+ *   <li>the plainest client at the concurrency of A and of B, through the proxy: plain threads, one PutObject each
+ *       (a floor for any uploader there: what it needs above the ideal is LocalStack's, on the same cores).</li>
  * </ul>
  */
 final class Calibration {
@@ -33,14 +43,17 @@ final class Calibration {
     static void run(Scale scale) throws Exception {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("scenario", "calibration");
+        List<Item> bFiles = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         try (LocalStackTarget proxied = LocalStackTarget.behindLatency("calibrate", Scenario.A_LATENCY);
                 S3Client client = proxied.backend().syncClient(1)) {
             result.put("latencyAMs", medianPutMillis(client, proxied.bucketName(), Scenario.A_SIZE));
+            result.put("aPlainMs", plainMillis(proxied, Scenario.A_FILES, ScenarioA.attachments(), 5));
             proxied.latency(Scenario.B_LATENCY);
             result.put("latencyBMs", medianPutMillis(client, proxied.bucketName(), Scenario.B_SIZE));
+            result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, scale.runs()));
         }
         try (LocalStackTarget direct = LocalStackTarget.direct("calibrate");
-                S3Client client = direct.backend().syncClient(50)) {
+                S3Client client = direct.backend().syncClient(1)) {
             Path file = DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()).get(0);
             double[] seconds = new double[3];
             for (int i = 0; i < seconds.length; i++) {
@@ -51,26 +64,62 @@ final class Calibration {
                 direct.empty();
             }
             result.put("streamMBps", scale.cFileBytes() / 1e6 / Stats.median(seconds));
-
-            List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
-            ExecutorService threads = Executors.newFixedThreadPool(50);
-            try {
-                putAll(client, direct.bucketName(), threads, Runs.keyed(files.subList(0, Math.min(200, files.size())),
-                        "warm"));
+            for (int i = 0; i < seconds.length; i++) {
+                long start = System.nanoTime();
+                multipartPut(client, direct.bucketName(), "parts-" + i, file);
+                seconds[i] = (System.nanoTime() - start) / 1e9;
                 direct.empty();
-                double[] millis = new double[scale.runs()];
-                for (int run = 0; run < millis.length; run++) {
-                    long start = System.nanoTime();
-                    putAll(client, direct.bucketName(), threads, Runs.keyed(files, "run-" + run));
-                    millis[run] = (System.nanoTime() - start) / 1e6;
-                    direct.empty();
-                }
-                result.put("bServerMs", Stats.median(millis));
-            } finally {
-                threads.shutdown();
             }
+            result.put("multipartMBps", scale.cFileBytes() / 1e6 / Stats.median(seconds));
         }
         System.out.println(Line.format(result));
+    }
+
+    /**
+     * The plainest client at a scenario's concurrency, as a floor for what any uploader can do there: a fixed pool of
+     * {@code threads} threads, one PutObject each, on a blocking client with as many connections. The median of
+     * {@code runs} runs, after one to warm up; the bucket is emptied after each.
+     */
+    private static double plainMillis(LocalStackTarget target, int threads, List<Item> items, int runs)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (S3Client client = target.backend().syncClient(threads)) {
+            double[] millis = new double[runs];
+            for (int run = -1; run < runs; run++) {
+                long start = System.nanoTime();
+                putAll(client, target.bucketName(), pool, Runs.keyed(items, "plain-" + run));
+                if (run >= 0) {
+                    millis[run] = (System.nanoTime() - start) / 1e6;
+                }
+                target.empty();
+            }
+            return Stats.median(millis);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * One file in parts of the adapters' default size, one after another, with the plain client: what a multipart
+     * upload costs on this server (LocalStack copies the parts into the object when it completes it).
+     */
+    private static void multipartPut(S3Client client, String bucket, String key, Path file) throws IOException {
+        String uploadId = client.createMultipartUpload(b -> b.bucket(bucket).key(key)
+                .checksumAlgorithm(ChecksumAlgorithm.CRC32)).uploadId();
+        List<CompletedPart> parts = new ArrayList<>();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] part = new byte[(int) S3UploadOptions.defaults().partSize()];
+            for (int number = 1, n; (n = in.readNBytes(part, 0, part.length)) > 0; number++) {
+                int partNumber = number;
+                UploadPartResponse sent = client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                        .partNumber(partNumber).checksumAlgorithm(ChecksumAlgorithm.CRC32),
+                        RequestBody.fromBytes(n == part.length ? part : Arrays.copyOf(part, n)));
+                parts.add(CompletedPart.builder().partNumber(partNumber).eTag(sent.eTag())
+                        .checksumCRC32(sent.checksumCRC32()).build());
+            }
+        }
+        client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                .multipartUpload(m -> m.parts(parts)));
     }
 
     private static double medianPutMillis(S3Client client, String bucket, int size) {

@@ -21,6 +21,8 @@ enum Scenario {
     static final Duration A_LATENCY = Duration.ofMillis(150);
     static final int B_SIZE = 256 * 1024;
     static final Duration B_LATENCY = Duration.ofMillis(50);
+    /** Scenario B: uploads in flight and HTTP connections of every strategy that lets them be chosen. */
+    static final int B_CONCURRENCY = 50;
     static final int C_FILES = 4;
     static final int SMALL_SIZE = 1024;
     static final Duration E_LATENCY = Duration.ofMillis(30);
@@ -64,7 +66,7 @@ enum Scenario {
     Setup setup(StrategyKind kind, Scale scale, String bucket) {
         return switch (this) {
             case A -> setup(bucket, A_FILES, A_FILES, A_FILES, A_FILES);
-            case B -> setup(bucket, 50, 50, 50, scale.bFiles());
+            case B -> setup(bucket, B_CONCURRENCY, B_CONCURRENCY, B_CONCURRENCY, scale.bFiles());
             // One file per upload slot; 16 connections: four multipart uploads of four parts in flight each.
             case C -> setup(bucket, C_FILES, 16, C_FILES, C_FILES);
             case D -> {

@@ -19,10 +19,15 @@ final class ScenarioA {
     private ScenarioA() {
     }
 
-    static void run(StrategyKind kind, Scale scale) throws Exception {
-        List<Item> attachments = IntStream.range(0, Scenario.A_FILES)
+    /** The 10 attachments, in memory. */
+    static List<Item> attachments() {
+        return IntStream.range(0, Scenario.A_FILES)
                 .mapToObj(i -> Item.ofBytes("week-3-" + i + ".bin", "", TestData.bytes(i, Scenario.A_SIZE)))
                 .toList();
+    }
+
+    static void run(StrategyKind kind, Scale scale) throws Exception {
+        List<Item> attachments = attachments();
         try (LocalStackTarget target = LocalStackTarget.behindLatency("a", Scenario.A_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.A.setup(kind, scale, target.bucketName()))) {
             Runs.warmUp(strategy, round -> Runs.keyed(attachments, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
