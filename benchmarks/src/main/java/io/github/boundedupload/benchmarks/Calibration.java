@@ -47,10 +47,12 @@ final class Calibration {
         try (LocalStackTarget proxied = LocalStackTarget.behindLatency("calibrate", Scenario.A_LATENCY);
                 S3Client client = proxied.backend().syncClient(1)) {
             result.put("latencyAMs", medianPutMillis(client, proxied.bucketName(), Scenario.A_SIZE));
-            result.put("aPlainMs", plainMillis(proxied, Scenario.A_FILES, ScenarioA.attachments(), 5));
+            result.put("aPlainMs", plainMillis(proxied, Scenario.A_FILES, ScenarioA.attachments(),
+                    ScenarioA.WARM_UP_UPLOADS, ScenarioA.WARM_UP_TIME, 5));
             proxied.latency(Scenario.B_LATENCY);
             result.put("latencyBMs", medianPutMillis(client, proxied.bucketName(), Scenario.B_SIZE));
-            result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, scale.runs()));
+            result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, ScenarioB.WARM_UP_UPLOADS,
+                    ScenarioB.WARM_UP_TIME, scale.runs()));
         }
         try (LocalStackTarget direct = LocalStackTarget.direct("calibrate");
                 S3Client client = direct.backend().syncClient(1)) {
@@ -76,26 +78,36 @@ final class Calibration {
     }
 
     /**
-     * The plainest client at a scenario's concurrency, as a floor for what any uploader can do there: a fixed pool of
-     * {@code threads} threads, one PutObject each, on a blocking client with as many connections. The median of
-     * {@code runs} runs, after one to warm up; the bucket is emptied after each.
+     * The plainest client at a scenario's concurrency, as a reference for what any uploader can do there: a fixed
+     * pool of {@code threads} threads, one PutObject each, on a blocking client with as many connections. Warmed up
+     * as the scenario warms the strategies up; the median of {@code runs} runs; the bucket is emptied after each.
      */
-    private static double plainMillis(LocalStackTarget target, int threads, List<Item> items, int runs)
-            throws Exception {
+    private static double plainMillis(LocalStackTarget target, int threads, List<Item> items, int warmUploads,
+            Duration warmTime, int runs) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (S3Client client = target.backend().syncClient(threads)) {
+        S3Client client = target.backend().syncClient(threads);
+        Strategy plain = new Strategy() {
+            @Override
+            public void upload(List<Item> batch) throws Exception {
+                putAll(client, target.bucketName(), pool, batch);
+            }
+
+            @Override
+            public void close() {
+                pool.shutdown();
+                client.close();
+            }
+        };
+        try (plain) {
+            Runs.warmUp(plain, round -> Runs.keyed(items, "warm-" + round), warmUploads, warmTime, target::empty);
             double[] millis = new double[runs];
-            for (int run = -1; run < runs; run++) {
+            for (int run = 0; run < runs; run++) {
                 long start = System.nanoTime();
-                putAll(client, target.bucketName(), pool, Runs.keyed(items, "plain-" + run));
-                if (run >= 0) {
-                    millis[run] = (System.nanoTime() - start) / 1e6;
-                }
+                plain.upload(Runs.keyed(items, "plain-" + run));
+                millis[run] = (System.nanoTime() - start) / 1e6;
                 target.empty();
             }
             return Stats.median(millis);
-        } finally {
-            pool.shutdown();
         }
     }
 
