@@ -27,9 +27,9 @@ final class Charts {
     static void bars(Path file, String title, String valueAxis, List<String> categories, List<Series> series,
             boolean logarithmic) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        CategoryChart chart = new CategoryChartBuilder().width(960).height(480).title(title)
+        CategoryChart chart = new CategoryChartBuilder().width(960).height(520).title(title)
                 .yAxisTitle(valueAxis).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setXAxisLabelRotation(20);
         chart.getStyler().setYAxisLogarithmic(logarithmic);
         if (logarithmic) {
