@@ -3,6 +3,7 @@ package io.github.boundedupload;
 import io.github.boundedupload.internal.Names;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A batch under {@link FailurePolicy#ALL_OR_NOTHING} failed: at least one attachment failed (or the batch was
@@ -10,8 +11,9 @@ import java.util.stream.Collectors;
  * again. The message names every failed attachment and why; the first failure is the cause, the others are
  * suppressed exceptions.
  *
- * <p>If an object could not be deleted again, it is still stored: {@link #notDeleted()} lists it and the message
- * says so, so that nothing is left behind silently.
+ * <p>If an object could not be deleted again at the first try, it is still stored: {@link #notDeleted()} lists it
+ * and the message says so, so that nothing is left behind silently; the uploader keeps trying to delete it in the
+ * background until {@link UploaderConfig#rollbackDeadline()}, and reports what it gives up on.
  */
 public class BatchFailedException extends UploadException {
 
@@ -26,9 +28,23 @@ public class BatchFailedException extends UploadException {
      * @param result how every attachment ended
      */
     public BatchFailedException(String uploaderName, BatchResult result) {
-        super(message(uploaderName, result), firstFailure(result));
+        this(uploaderName, result, null);
+    }
+
+    /**
+     * An exception for a failed batch whose failure that stopped it is known: it becomes the cause, whatever its
+     * attachment's position.
+     *
+     * @param uploaderName the uploader's name
+     * @param result how every attachment ended
+     * @param cause the failure that stopped the batch, or {@code null} for the first failed attachment's
+     */
+    public BatchFailedException(String uploaderName, BatchResult result, @Nullable Throwable cause) {
+        super(message(uploaderName, result), cause != null ? cause : firstFailure(result));
         this.result = result;
-        failed(result).stream().skip(1).forEach(r -> addSuppressed(r.failure().orElseThrow()));
+        Throwable first = getCause();
+        failed(result).stream().map(r -> r.failure().orElseThrow()).filter(f -> f != first)
+                .forEach(this::addSuppressed);
     }
 
     private static List<UploadResult> failed(BatchResult result) {
@@ -64,7 +80,8 @@ public class BatchFailedException extends UploadException {
             message.append("; nothing of the batch is kept");
         } else {
             message.append("; COULD NOT DELETE ").append(notDeleted.size()).append(", still stored: ")
-                    .append(notDeleted.stream().map(UploadResult::key).collect(Collectors.joining(", ")));
+                    .append(notDeleted.stream().map(UploadResult::key).collect(Collectors.joining(", ")))
+                    .append(" (the uploader keeps trying to delete them until its rollback deadline)");
         }
         return message.toString();
     }

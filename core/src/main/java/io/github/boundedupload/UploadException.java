@@ -41,4 +41,18 @@ public class UploadException extends RuntimeException {
     public boolean mayBeStored() {
         return false;
     }
+
+    /**
+     * Whether the upload stopped because the uploader interrupted or cancelled it (a timeout, a stopped batch, a
+     * close), rather than failing on its own. The uploader tells the two apart to report the attachment as
+     * {@link UploadResult.Status#CANCELLED} and to name only real failures in {@link BatchFailedException}; it
+     * recognises interrupts and cancellations in the cause chain by itself ({@link InterruptedException},
+     * {@link java.io.InterruptedIOException}, {@link java.util.concurrent.CancellationException}). Storage
+     * implementations whose clients wrap an interrupt in an exception of their own override this.
+     *
+     * @return {@code false} here
+     */
+    public boolean isCancellation() {
+        return false;
+    }
 }

@@ -1,5 +1,7 @@
 package io.github.boundedupload;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An upload did not finish within {@link UploaderConfig#uploadTimeout()}, or did not finish (or start) before the
  * batch's deadline ({@link UploaderConfig#batchTimeout()}). Found as the {@link UploadResult#failure() failure} of
@@ -16,5 +18,15 @@ public class UploadTimeoutException extends UploadException {
      */
     public UploadTimeoutException(String message) {
         super(message, null);
+    }
+
+    /**
+     * A timeout with the failure that led to it.
+     *
+     * @param message which limit passed, for which attachment
+     * @param cause what led to it, or {@code null}
+     */
+    protected UploadTimeoutException(String message, @Nullable Throwable cause) {
+        super(message, cause);
     }
 }

@@ -51,6 +51,10 @@ public final class UploaderConfig {
     public static final Duration DEFAULT_BATCH_TIMEOUT = Duration.ofMinutes(30);
     /** Default {@link #shutdownGracePeriod()}. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
+    /** Default {@link #stopTimeout()}. */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+    /** Default {@link #rollbackDeadline()}. */
+    public static final Duration DEFAULT_ROLLBACK_DEADLINE = Duration.ofMinutes(10);
     /** Default {@link #failurePolicy()}. */
     public static final FailurePolicy DEFAULT_FAILURE_POLICY = FailurePolicy.ALL_OR_NOTHING;
     /** Default {@link #executorType()}. */
@@ -71,6 +75,8 @@ public final class UploaderConfig {
     private final Duration uploadTimeout;
     private final Duration batchTimeout;
     private final Duration shutdownGracePeriod;
+    private final Duration stopTimeout;
+    private final Duration rollbackDeadline;
     private final FailurePolicy failurePolicy;
     private final ExecutorType executorType;
     private final @Nullable Executor executor;
@@ -91,6 +97,8 @@ public final class UploaderConfig {
         this.uploadTimeout = b.uploadTimeout;
         this.batchTimeout = b.batchTimeout;
         this.shutdownGracePeriod = b.shutdownGracePeriod;
+        this.stopTimeout = b.stopTimeout;
+        this.rollbackDeadline = b.rollbackDeadline;
         this.failurePolicy = b.failurePolicy;
         this.executorType = b.executorType;
         this.executor = b.executor;
@@ -232,13 +240,41 @@ public final class UploaderConfig {
     }
 
     /**
-     * How long {@link ConcurrentAttachmentUploader#close()} lets running batches finish before it cancels them
-     * (and again, at most, for the cancelled uploads to stop and their objects to be deleted).
+     * How long {@link ConcurrentAttachmentUploader#close()} lets running batches (and deletes that undo failed
+     * batches) finish before it cancels them. {@code close()} returns at most two {@link #stopTimeout()}s later.
      *
      * @return the grace period
      */
     public Duration shutdownGracePeriod() {
         return shutdownGracePeriod;
+    }
+
+    /**
+     * How long a call to the storage may take to stop once the uploader has cancelled it (timeout, stopped batch,
+     * close), and how long one delete that undoes a failed batch may take. A call that has not stopped by then is
+     * given up: its attachment fails with an {@link UploadStuckException}, its permit and bytes are freed for other
+     * uploads, and if it stores its object after all, the uploader deletes it. {@link UploaderStats#stuckUploads()}
+     * counts such calls until they return.
+     *
+     * @return the timeout
+     */
+    public Duration stopTimeout() {
+        return stopTimeout;
+    }
+
+    /**
+     * How long the uploader keeps trying, with growing pauses, to delete what a failed batch stored (or may have
+     * stored) when the storage does not confirm the delete: an outage or throttling then delays the clean-up instead
+     * of leaving objects behind. The batch's result is reported after the first try of each delete; what is still
+     * stored then is listed in {@link BatchFailedException#notDeleted()}, and the retries go on in the background
+     * ({@link UploaderStats#pendingRollbacks()}). What still cannot be deleted when this deadline passes (or when the
+     * uploader closes) is reported: an error log naming the key, and
+     * {@link io.github.boundedupload.spi.UploadListener#rollbackAbandoned}.
+     *
+     * @return the deadline, counted from the batch's failure
+     */
+    public Duration rollbackDeadline() {
+        return rollbackDeadline;
     }
 
     /**
@@ -304,7 +340,8 @@ public final class UploaderConfig {
                 + ", maxAttachmentSize=" + maxAttachmentSize + ", maxAttachmentsPerBatch=" + maxAttachmentsPerBatch
                 + ", rejectionPolicy=" + rejectionPolicy + ", blockTimeout=" + blockTimeout
                 + ", uploadTimeout=" + uploadTimeout + ", batchTimeout=" + batchTimeout
-                + ", shutdownGracePeriod=" + shutdownGracePeriod + ", failurePolicy=" + failurePolicy
+                + ", shutdownGracePeriod=" + shutdownGracePeriod + ", stopTimeout=" + stopTimeout
+                + ", rollbackDeadline=" + rollbackDeadline + ", failurePolicy=" + failurePolicy
                 + ", executor=" + (executor == null ? executorType : "supplied") + "]";
     }
 
@@ -325,6 +362,8 @@ public final class UploaderConfig {
         private Duration uploadTimeout = DEFAULT_UPLOAD_TIMEOUT;
         private Duration batchTimeout = DEFAULT_BATCH_TIMEOUT;
         private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
+        private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
+        private Duration rollbackDeadline = DEFAULT_ROLLBACK_DEADLINE;
         private FailurePolicy failurePolicy = DEFAULT_FAILURE_POLICY;
         private ExecutorType executorType = DEFAULT_EXECUTOR_TYPE;
         private @Nullable Executor executor;
@@ -348,6 +387,8 @@ public final class UploaderConfig {
             uploadTimeout = c.uploadTimeout;
             batchTimeout = c.batchTimeout;
             shutdownGracePeriod = c.shutdownGracePeriod;
+            stopTimeout = c.stopTimeout;
+            rollbackDeadline = c.rollbackDeadline;
             failurePolicy = c.failurePolicy;
             executorType = c.executorType;
             executor = c.executor;
@@ -489,6 +530,28 @@ public final class UploaderConfig {
         }
 
         /**
+         * Sets {@link UploaderConfig#stopTimeout()}.
+         *
+         * @param timeout positive
+         * @return this builder
+         */
+        public Builder stopTimeout(Duration timeout) {
+            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#rollbackDeadline()}.
+         *
+         * @param deadline positive
+         * @return this builder
+         */
+        public Builder rollbackDeadline(Duration deadline) {
+            this.rollbackDeadline = Objects.requireNonNull(deadline, "deadline");
+            return this;
+        }
+
+        /**
          * Sets {@link UploaderConfig#failurePolicy()}.
          *
          * @param policy the policy
@@ -578,6 +641,8 @@ public final class UploaderConfig {
             requirePositive(uploadTimeout, "uploadTimeout");
             requirePositive(batchTimeout, "batchTimeout");
             require(!shutdownGracePeriod.isNegative(), "shutdownGracePeriod", shutdownGracePeriod, "zero or more");
+            requirePositive(stopTimeout, "stopTimeout");
+            requirePositive(rollbackDeadline, "rollbackDeadline");
             require(executorType != ExecutorType.VIRTUAL || executor != null || Runtime.version().feature() >= 21,
                     "executorType", executorType, "AUTO or PLATFORM on Java " + Runtime.version().feature()
                             + " (VIRTUAL needs Java 21 or later)");

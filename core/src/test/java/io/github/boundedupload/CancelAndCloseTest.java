@@ -176,4 +176,56 @@ class CancelAndCloseTest {
             assertThat(storage.started).isEmpty();
         }
     }
+
+    // ---- issue 11, defect 4: close() mid-batch orphans objects and hangs the batch ---------------------------
+
+    @Test
+    void closeWithAShortGraceCompletesEveryBatchAndDeletesWhatItStoredEvenWhenUploadsStopLate() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        storage.behaviour = ignoringInterrupts(release);
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("late").maxConcurrentUploads(2).maxConcurrentUploadsPerBatch(2)
+                        .shutdownGracePeriod(Duration.ofMillis(100)).stopTimeout(Duration.ofMillis(300)).build());
+        CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("l", 5));
+        await().until(() -> storage.objects.size() == 1 && storage.inFlight.get() == 2);
+
+        uploader.close();
+
+        assertThat(batch).isDone();
+        List<String> keys = batch.handle((r, e) -> ((BatchFailedException) e).result().results().stream()
+                .map(UploadResult::key).toList()).join();
+        assertThatThrownBy(batch::join).cause().isInstanceOfSatisfying(BatchFailedException.class, e ->
+                assertThat(e.result().results()).extracting(UploadResult::status).containsExactly(Status.DELETED,
+                        Status.FAILED, Status.FAILED, Status.CANCELLED, Status.CANCELLED));
+        assertThat(uploader.stats().activeBatches()).isZero();
+        assertThat(uploader.stats().stuckUploads()).isEqualTo(2);
+
+        release.countDown(); // the two stuck calls now store their objects, after close() returned
+        await().until(() -> uploader.stats().stuckUploads() == 0);
+        await().until(() -> storage.objects.isEmpty());
+        assertThat(storage.deleted).containsAll(keys.subList(0, 3));
+    }
+
+    /** Waits for the release, ignoring interrupts (like a read that does not notice them), then stores. */
+    private static io.github.boundedupload.fakes.FakeStorage.Behaviour ignoringInterrupts(
+            java.util.concurrent.CountDownLatch release) {
+        return request -> {
+            if (request.fileName().endsWith("-0.txt")) {
+                return;
+            }
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (release.await(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
 }

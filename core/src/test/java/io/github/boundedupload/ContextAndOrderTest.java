@@ -100,4 +100,32 @@ class ContextAndOrderTest {
             assertThat(result.storedObjects()).allSatisfy(o -> assertThat(storage.mdcByKey.get(o.key())).isEmpty());
         }
     }
+
+    // ---- issue 11, defect 5: MDC leaks into the uploader's threads -------------------------------------------
+
+    /** What SLF4J's BasicMDCAdapter (and log4j2, when configured so) keeps the MDC in: inherited by new threads. */
+    private static final InheritableThreadLocal<String> INHERITED = new InheritableThreadLocal<>();
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = ExecutorType.class, names = {"PLATFORM", "VIRTUAL"})
+    void uploadThreadsStartCleanInsteadOfInheritingTheFirstCallersContext(ExecutorType type) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(type != ExecutorType.VIRTUAL
+                || Runtime.version().feature() >= 21, "virtual threads need Java 21");
+        Map<String, String> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        storage.behaviour = request -> seen.put(request.key(), String.valueOf(INHERITED.get()));
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().executorType(type).contextPropagator(ContextPropagator.none()).build())) {
+            // The first caller creates the threads (they are created lazily, from the submitting thread).
+            Thread first = new Thread(() -> {
+                INHERITED.set("first caller's user");
+                uploader.uploadAll(Batches.of("first", 8));
+            });
+            first.start();
+            first.join();
+
+            uploader.uploadAll(Batches.of("second", 8));
+
+            assertThat(seen).hasSize(16).allSatisfy((key, value) -> assertThat(value).isEqualTo("null"));
+        }
+    }
 }

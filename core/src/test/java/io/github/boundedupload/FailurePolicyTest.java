@@ -7,8 +7,10 @@ import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -188,7 +190,9 @@ class FailurePolicyTest {
             }
         };
         try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
-                UploaderConfig.builder().maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1).build())) {
+                UploaderConfig.builder().maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
+                        // The delete fails for good: retries stop soon, so that close() need not wait for them.
+                        .rollbackDeadline(Duration.ofMillis(300)).build())) {
             assertThatThrownBy(() -> uploader.uploadAll(Batches.of("d", 8)))
                     .isInstanceOfSatisfying(BatchFailedException.class, e -> {
                         assertThat(e.notDeleted()).singleElement()
@@ -198,6 +202,185 @@ class FailurePolicyTest {
                     });
             assertThat(storage.objects.keySet()).singleElement()
                     .satisfies(key -> assertThat(key).endsWith("d-1.txt"));
+        }
+    }
+
+    // ---- issue 11, defect 1: cancelled uploads reported as failures ------------------------------------------
+
+    /** What a storage client may wrap an interrupt in: here an exception of its own that says so. */
+    private static final class Aborted extends UploadException {
+        Aborted() {
+            super("aborted: the thread was interrupted", null);
+        }
+
+        @Override
+        public boolean isCancellation() {
+            return true;
+        }
+    }
+
+    @Test
+    void uploadsInterruptedBecauseOfAFailureAreCancelledWhateverTheStorageWrapsTheInterruptIn() {
+        CountDownLatch othersStarted = new CountDownLatch(5);
+        storage.behaviour = request -> {
+            if (request.fileName().equals("w-5.txt")) {
+                othersStarted.await(1, TimeUnit.MINUTES);
+                throw new IOException("refused w-5.txt");
+            }
+            othersStarted.countDown();
+            try {
+                new CountDownLatch(1).await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                throw new Aborted(); // the interrupt, as a storage client reports it
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploads(6).maxConcurrentUploadsPerBatch(6).build())) {
+            assertThatThrownBy(() -> uploader.uploadAll(Batches.of("w", 6)))
+                    .isInstanceOfSatisfying(BatchFailedException.class, e -> {
+                        assertThat(e.failures()).extracting(UploadResult::index).containsExactly(5);
+                        assertThat(e.getCause()).isInstanceOf(IOException.class).hasMessage("refused w-5.txt");
+                        assertThat(e.getSuppressed()).isEmpty();
+                        assertThat(e.result().results()).extracting(UploadResult::status).containsExactly(
+                                Status.CANCELLED, Status.CANCELLED, Status.CANCELLED, Status.CANCELLED,
+                                Status.CANCELLED, Status.FAILED);
+                    });
+        }
+    }
+
+    @Test
+    void theCauseIsTheFailureThatStoppedTheBatchNotTheFirstByPosition() {
+        CountDownLatch slowOneStarted = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            if (request.fileName().equals("p-3.txt")) {
+                slowOneStarted.await(1, TimeUnit.MINUTES);
+                throw new IOException("refused p-3.txt, first");
+            }
+            if (request.fileName().equals("p-1.txt")) {
+                slowOneStarted.countDown();
+                try {
+                    new CountDownLatch(1).await(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    // Interrupted by the stop, then failing for a reason of its own: a real failure, a later one.
+                    throw new IOException("refused p-1.txt, later");
+                }
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.ALL_OR_NOTHING)) {
+            assertThatThrownBy(() -> uploader.uploadAll(Batches.of("p", 4)))
+                    .isInstanceOfSatisfying(BatchFailedException.class, e -> {
+                        assertThat(e.failures()).extracting(UploadResult::index).containsExactly(1, 3);
+                        assertThat(e.getCause()).hasMessage("refused p-3.txt, first");
+                        assertThat(e.getSuppressed()).singleElement().satisfies(s -> assertThat(s)
+                                .hasMessage("refused p-1.txt, later"));
+                    });
+        }
+    }
+
+    // ---- issue 11, defect 3: CANCELLED that is not empty -----------------------------------------------------
+
+    /** What a storage reports when it was stopped and could not remove what it started (parts of a multipart). */
+    private static final class StoppedWithLeftovers extends UploadException {
+        StoppedWithLeftovers() {
+            super("stopped, and its parts could not be removed", new java.io.InterruptedIOException());
+        }
+
+        @Override
+        public boolean mayBeStored() {
+            return true;
+        }
+    }
+
+    @Test
+    void aCancelledUploadThatLeftSomethingIsDeletedBeforeItIsReportedCancelled() {
+        CountDownLatch leftoverWritten = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            if (request.fileName().equals("bad.txt")) {
+                leftoverWritten.await(1, TimeUnit.MINUTES);
+                throw new IOException("refused");
+            }
+            storage.objects.put(request.key(), new byte[] {1}); // the parts of an upload in progress
+            leftoverWritten.countDown();
+            try {
+                new CountDownLatch(1).await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                throw new StoppedWithLeftovers();
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.ALL_OR_NOTHING)) {
+            List<Attachment> batch = List.of(Attachment.of("big.bin", new byte[1]), Attachment.of("bad.txt",
+                    new byte[1]));
+
+            assertThatThrownBy(() -> uploader.uploadAll(batch))
+                    .isInstanceOfSatisfying(BatchFailedException.class, e -> {
+                        UploadResult big = e.result().results().get(0);
+                        assertThat(big.status()).isEqualTo(Status.CANCELLED);
+                        assertThat(storage.objects).doesNotContainKey(big.key());
+                        assertThat(storage.deleted).containsExactly(big.key());
+                        assertThat(e.failures()).extracting(UploadResult::index).containsExactly(1);
+                    });
+        }
+    }
+
+    @Test
+    void aCancelledUploadThatLeftSomethingAndIsNotRolledBackIsReportedFailedNotCancelled() {
+        CountDownLatch leftoverWritten = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            storage.objects.put(request.key(), new byte[] {1});
+            leftoverWritten.countDown();
+            try {
+                new CountDownLatch(1).await(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                throw new StoppedWithLeftovers();
+            }
+        };
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .failurePolicy(FailurePolicy.COLLECT).shutdownGracePeriod(Duration.ZERO).build());
+        java.util.concurrent.CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(
+                List.of(Attachment.of("big.bin", new byte[1])));
+        try {
+            leftoverWritten.await(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+
+        uploader.close(); // cancels the batch; COLLECT does not roll back
+
+        UploadResult big = batch.join().results().get(0);
+        assertThat(big.status()).isEqualTo(Status.FAILED);
+        assertThat(big.failure()).get().isInstanceOfSatisfying(UploadException.class,
+                f -> assertThat(f.mayBeStored()).isTrue());
+        assertThat(storage.objects).containsKey(big.key());
+    }
+
+    // ---- issue 11, defect 7: a rollback deletes another batch's object ---------------------------------------
+
+    @Test
+    void aRollbackNeverDeletesAnObjectAnotherBatchWroteUnderTheSameKey() throws Exception {
+        CountDownLatch failNow = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            if (request.fileName().equals("a-bad.txt")) {
+                failNow.await(1, TimeUnit.MINUTES);
+                throw new IOException("refused");
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.ALL_OR_NOTHING)) {
+            java.util.concurrent.CompletableFuture<BatchResult> a = uploader.uploadAllAsync(List.of(
+                    Attachment.builder("a.txt", AttachmentContent.ofBytes("from A".getBytes(
+                            java.nio.charset.StandardCharsets.UTF_8))).key("shared/k").build(),
+                    Attachment.of("a-bad.txt", new byte[1])));
+            org.awaitility.Awaitility.await().until(() -> storage.objects.containsKey("shared/k")
+                    && storage.started.size() == 2);
+
+            java.util.concurrent.CompletableFuture<BatchResult> b = uploader.uploadAllAsync(List.of(
+                    Attachment.builder("b.txt", AttachmentContent.ofBytes("from B".getBytes(
+                            java.nio.charset.StandardCharsets.UTF_8))).key("shared/k").build()));
+            failNow.countDown();
+
+            assertThatThrownBy(a::join).cause().isInstanceOf(BatchFailedException.class);
+            assertThat(b.get(1, TimeUnit.MINUTES).allStored()).isTrue();
+            assertThat(storage.objects.get("shared/k")).asString(java.nio.charset.StandardCharsets.UTF_8)
+                    .isEqualTo("from B");
         }
     }
 }

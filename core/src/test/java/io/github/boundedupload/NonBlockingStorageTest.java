@@ -55,4 +55,61 @@ class NonBlockingStorageTest {
             assertThat(storage.maxInFlight).hasValue(8);
         }
     }
+
+    // ---- issue 11, defect 3: CANCELLED that is not empty (non-blocking storage) ------------------------------
+
+    /**
+     * Fails {@code bad.txt} at once; any other upload leaves "parts" and, when cancelled, removes them only when the
+     * test lets it, and only then completes its future.
+     */
+    private static final class SlowCleanUp implements io.github.boundedupload.spi.AsyncFileUploader {
+        final java.util.Map<String, String> parts = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.CountDownLatch cleaning = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch mayFinish = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public CompletableFuture<StoredObject> upload(io.github.boundedupload.spi.UploadRequest request) {
+            if (request.fileName().equals("bad.txt")) {
+                return CompletableFuture.failedFuture(new java.io.IOException("refused"));
+            }
+            parts.put(request.key(), "part 1");
+            CompletableFuture<StoredObject> result = new CompletableFuture<>();
+            request.cancellation().thenRun(() -> CompletableFuture.runAsync(() -> {
+                cleaning.countDown();
+                try {
+                    mayFinish.await(1, java.util.concurrent.TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                parts.remove(request.key());
+                result.completeExceptionally(new java.util.concurrent.CancellationException("aborted"));
+            }));
+            return result;
+        }
+
+        @Override
+        public CompletableFuture<Void> delete(String key) {
+            parts.remove(key);
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    @Test
+    void aCancelledUploadIsReportedOnlyOnceTheStorageHasRemovedWhatItStarted() throws Exception {
+        SlowCleanUp storage = new SlowCleanUp();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.defaults())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(java.util.List.of(
+                    Attachment.of("big.bin", new byte[1]), Attachment.of("bad.txt", new byte[1])));
+
+            assertThat(storage.cleaning.await(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+            assertThat(batch).isNotDone();
+            storage.mayFinish.countDown();
+
+            BatchFailedException failed = (BatchFailedException) batch.handle((r, e) -> e).join();
+            UploadResult big = failed.result().results().get(0);
+            assertThat(big.status()).isEqualTo(UploadResult.Status.CANCELLED);
+            assertThat(storage.parts).doesNotContainKey(big.key());
+        }
+    }
 }

@@ -95,4 +95,69 @@ class TimeoutTest {
             assertThat(async.objects).isEmpty();
         }
     }
+
+    // ---- issue 11, defect 6: one stuck stream takes the whole uploader ---------------------------------------
+
+    /** A stream whose read() ignores interrupts, like a socket without a read timeout, until the test releases it. */
+    private static java.io.InputStream stuckStream(java.util.concurrent.CountDownLatch release) {
+        return new java.io.InputStream() {
+            @Override
+            public int read() {
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        if (release.await(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                            break;
+                        }
+                    } catch (InterruptedException e) {
+                        interrupted = true; // ignored, as a blocking socket read does
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return -1;
+            }
+        };
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = ExecutorType.class, names = {"PLATFORM", "VIRTUAL"})
+    void aStreamThatIgnoresInterruptsNeitherHoldsItsCallerNorStarvesTheUploader(ExecutorType type) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(type != ExecutorType.VIRTUAL
+                || Runtime.version().feature() >= 21, "virtual threads need Java 21");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try {
+            ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                    UploaderConfig.builder().name("stuck-" + type).executorType(type).maxConcurrentUploads(2)
+                            .maxConcurrentUploadsPerBatch(2).uploadTimeout(Duration.ofMillis(200))
+                            .stopTimeout(Duration.ofMillis(300)).shutdownGracePeriod(Duration.ofMillis(100))
+                            .failurePolicy(FailurePolicy.COLLECT).build());
+            // Unknown length: counts with the largest size it may have, the whole bytes-in-flight budget.
+            Attachment stuck = Attachment.of("stuck.bin", AttachmentContent.ofStream(() -> stuckStream(release)));
+
+            BatchResult result = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofMinutes(1),
+                    () -> uploader.uploadAll(java.util.List.of(stuck)));
+
+            assertThat(result.results().get(0).status()).isEqualTo(Status.FAILED);
+            assertThat(result.results().get(0).failure()).get().isInstanceOfSatisfying(UploadStuckException.class,
+                    e -> {
+                        assertThat(e.mayBeStored()).isTrue();
+                        assertThat(e).hasMessageContaining("'stuck.bin'").hasMessageContaining("did not stop")
+                                .hasCauseInstanceOf(UploadTimeoutException.class);
+                    });
+            assertThat(uploader.stats().stuckUploads()).isEqualTo(1);
+            assertThat(uploader.stats().bytesInFlight()).isZero();
+
+            // The rest of the uploader is not starved: the stuck call holds neither a permit nor bytes.
+            BatchResult next = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofMinutes(1),
+                    () -> uploader.uploadAll(Batches.of("after", 4)));
+            assertThat(next.allStored()).isTrue();
+
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofMinutes(1), uploader::close);
+            assertThat(uploader.stats().stuckUploads()).isEqualTo(1);
+        } finally {
+            release.countDown();
+        }
+    }
 }

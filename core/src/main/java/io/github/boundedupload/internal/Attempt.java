@@ -2,13 +2,16 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.UploadResult.Status;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call to the storage that can be cancelled from another thread: a blocking call by interrupting the thread that
- * makes it (only while it makes it), a non-blocking one by cancelling its future. A cancel that arrives before the
- * call starts prevents it.
+ * One call to the storage that can be cancelled from another thread. A cancel completes the call's
+ * {@link #signal()} (what non-blocking storages watch, see {@code UploadRequest.cancellation()}) and interrupts the
+ * thread of a blocking call while it runs; the call then ends when the storage has stopped and cleaned up, never
+ * earlier. A cancel that arrives before the call starts prevents it. {@link #forceCancel()} is for a storage that did
+ * not stop in time.
  */
 final class Attempt {
 
@@ -28,11 +31,17 @@ final class Attempt {
     record Cancel(Throwable reason, Status status) {
     }
 
+    private final CompletableFuture<Void> signal = new CompletableFuture<>();
     private @Nullable Thread thread;
     private @Nullable Future<?> future;
     private @Nullable Cancel cancel;
     private boolean started;
     private boolean finished;
+
+    /** Completes when the call is cancelled; storages cannot complete it themselves. */
+    CompletionStage<Void> signal() {
+        return signal.minimalCompletionStage();
+    }
 
     /** The cancel that took effect, or {@code null}. */
     synchronized @Nullable Cancel cancelled() {
@@ -47,17 +56,30 @@ final class Attempt {
     /**
      * Cancels the call (or prevents it), giving the reason it will fail with. Does nothing once the call finished or
      * after an earlier cancel.
+     *
+     * @return whether this cancel took effect, so that the caller can watch whether the call stops
      */
-    void cancel(Throwable reason, Status status) {
-        Future<?> toCancel;
+    boolean cancel(Throwable reason, Status status) {
         synchronized (this) {
             if (cancel != null || finished) {
-                return;
+                return false;
             }
             cancel = new Cancel(reason, status);
             if (thread != null) {
                 thread.interrupt();
             }
+        }
+        signal.complete(null); // outside the lock: storages react to it on this thread
+        return true;
+    }
+
+    /**
+     * The call did not stop after {@link #cancel}: cancels a non-blocking call's future, for storages that watch
+     * only that. (A blocking call that ignores its interrupt cannot be forced.)
+     */
+    void forceCancel() {
+        Future<?> toCancel;
+        synchronized (this) {
             toCancel = future;
         }
         if (toCancel != null) {
@@ -116,13 +138,8 @@ final class Attempt {
         } catch (Throwable t) {
             result = CompletableFuture.failedFuture(t);
         }
-        boolean cancelNow;
         synchronized (this) {
             future = result;
-            cancelNow = cancel != null;
-        }
-        if (cancelNow) {
-            result.cancel(true);
         }
         result.whenComplete((value, failure) -> {
             synchronized (this) {

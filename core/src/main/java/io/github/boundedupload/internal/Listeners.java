@@ -87,6 +87,21 @@ final class Listeners implements UploadListener {
     }
 
     @Override
+    public void rollbackRetried(UploadEvent upload, Throwable failure, Duration retryIn) {
+        each("rollbackRetried", l -> l.rollbackRetried(upload, failure, retryIn));
+    }
+
+    @Override
+    public void rollbackAbandoned(UploadEvent upload, Throwable failure) {
+        each("rollbackAbandoned", l -> l.rollbackAbandoned(upload, failure));
+    }
+
+    @Override
+    public void uploadStuck(UploadEvent upload) {
+        each("uploadStuck", l -> l.uploadStuck(upload));
+    }
+
+    @Override
     public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
         each("batchFinished", l -> l.batchFinished(batch, result, took));
     }

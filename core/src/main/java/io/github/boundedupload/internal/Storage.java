@@ -6,6 +6,7 @@ import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /** Either storage SPI behind one face, so that the uploader has one code path. */
 public abstract class Storage {
@@ -31,9 +32,13 @@ public abstract class Storage {
             }
 
             @Override
-            CompletableFuture<Void> delete(String key, Attempt attempt) {
+            CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt) {
                 return attempt.runBlocking(() -> { }, () -> {
-                    uploader.delete(key);
+                    if (stored != null) {
+                        uploader.delete(stored);
+                    } else {
+                        uploader.delete(key);
+                    }
                     return null;
                 });
             }
@@ -55,8 +60,8 @@ public abstract class Storage {
             }
 
             @Override
-            CompletableFuture<Void> delete(String key, Attempt attempt) {
-                return attempt.start(() -> { }, () -> uploader.delete(key));
+            CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt) {
+                return attempt.start(() -> { }, () -> stored != null ? uploader.delete(stored) : uploader.delete(key));
             }
 
             @Override
@@ -69,5 +74,6 @@ public abstract class Storage {
     /** Uploads; {@code onStart} runs just before the storage is called, and not at all when it is not. */
     abstract CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart);
 
-    abstract CompletableFuture<Void> delete(String key, Attempt attempt);
+    /** Deletes what an upload stored: the object itself where the storage can tell it, or else the key. */
+    abstract CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt);
 }

@@ -13,10 +13,15 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The uploader's own threads: a named pool of platform threads, or virtual threads, and one timer thread. Every
  * thread it creates is tracked until it ends, so that {@link #join(long)} can make sure none is left behind.
+ *
+ * <p>Threads start clean: they do not inherit the creating thread's inheritable thread-locals. Threads are created
+ * lazily, from whichever thread submits work at that moment; inheriting would give every upload thread the first
+ * caller's MDC (SLF4J's {@code BasicMDCAdapter}, log4j2 when configured so) or security context for good.
  */
 final class UploadThreads {
 
@@ -81,6 +86,29 @@ final class UploadThreads {
         return pool;
     }
 
+    /**
+     * Grows ({@code delta > 0}) or shrinks an own pool of platform threads: a call given up on still holds its thread,
+     * and the permit it freed needs one. Does nothing to virtual threads or a supplied executor.
+     */
+    static void resize(@Nullable ExecutorService executor, int delta) {
+        if (!(executor instanceof ThreadPoolExecutor)) {
+            return;
+        }
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) executor;
+        synchronized (pool) {
+            if (pool.isShutdown()) {
+                return;
+            }
+            if (delta > 0) {
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + delta);
+                pool.setCorePoolSize(pool.getCorePoolSize() + delta);
+            } else {
+                pool.setCorePoolSize(pool.getCorePoolSize() + delta);
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + delta);
+            }
+        }
+    }
+
     /** One daemon thread for timeouts, gone when idle. */
     ScheduledThreadPoolExecutor timer(UploaderConfig config) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
@@ -94,13 +122,16 @@ final class UploadThreads {
     private static ThreadFactory named(String prefix, boolean daemon) {
         AtomicInteger count = new AtomicInteger();
         return task -> {
-            Thread thread = new Thread(task, prefix + count.incrementAndGet());
+            Thread thread = new Thread(null, task, prefix + count.incrementAndGet(), 0, false);
             thread.setDaemon(daemon);
             return thread;
         };
     }
 
-    /** {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix, 1).factory())}, compiled for 17. */
+    /**
+     * {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix, 1).inheritInheritableThreadLocals(false)
+     * .factory())}, compiled for 17.
+     */
     private ExecutorService virtual(String prefix) {
         try {
             MethodHandles.Lookup lookup = MethodHandles.publicLookup();
@@ -110,6 +141,8 @@ final class UploadThreads {
                     .invoke();
             builder = lookup.findVirtual(ofVirtualClass, "name",
                     MethodType.methodType(ofVirtualClass, String.class, long.class)).invoke(builder, prefix, 1L);
+            builder = lookup.findVirtual(builderClass, "inheritInheritableThreadLocals",
+                    MethodType.methodType(builderClass, boolean.class)).invoke(builder, false);
             ThreadFactory factory = tracked((ThreadFactory) lookup.findVirtual(builderClass, "factory",
                     MethodType.methodType(ThreadFactory.class)).invoke(builder));
             return (ExecutorService) lookup.findStatic(java.util.concurrent.Executors.class,

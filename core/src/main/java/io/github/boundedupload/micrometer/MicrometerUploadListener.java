@@ -47,6 +47,14 @@ import org.jspecify.annotations.Nullable;
  * <tr><td>{@value #SKIPPED}</td><td>counter</td><td>uploads that never started; tag {@code reason}</td></tr>
  * <tr><td>{@value #ROLLBACKS}</td><td>counter</td><td>stored objects deleted again; tag {@code outcome}
  * ({@code deleted}, or {@code failed} when the object is still stored)</td></tr>
+ * <tr><td>{@value #ROLLBACKS_RETRIED}</td><td>counter</td><td>tries of deletes that undo failed batches that failed
+ * and are tried again</td></tr>
+ * <tr><td>{@value #ROLLBACKS_ABANDONED}</td><td>counter</td><td>deletes given up (rollback deadline passed, or the
+ * uploader closed): what they were to delete may still be stored</td></tr>
+ * <tr><td>{@value #ROLLBACKS_PENDING}</td><td>gauge</td><td>deletes that undo failed batches, not yet confirmed by
+ * the storage</td></tr>
+ * <tr><td>{@value #STUCK}</td><td>gauge</td><td>calls to the storage that did not stop within the stop timeout after
+ * they were cancelled and have not returned</td></tr>
  * <tr><td>{@value #ACTIVE}</td><td>gauge</td><td>uploads in flight</td></tr>
  * <tr><td>{@value #PENDING}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
  * <tr><td>{@value #ACTIVE_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
@@ -75,6 +83,14 @@ public final class MicrometerUploadListener implements UploadListener {
     public static final String SKIPPED = "bounded.upload.skipped";
     /** Counter of stored objects deleted again. */
     public static final String ROLLBACKS = "bounded.upload.rollbacks";
+    /** Counter of failed tries of rollback deletes that are tried again. */
+    public static final String ROLLBACKS_RETRIED = "bounded.upload.rollbacks.retried";
+    /** Counter of rollback deletes given up. */
+    public static final String ROLLBACKS_ABANDONED = "bounded.upload.rollbacks.abandoned";
+    /** Gauge of rollback deletes not yet confirmed. */
+    public static final String ROLLBACKS_PENDING = "bounded.upload.rollbacks.pending";
+    /** Gauge of stuck calls to the storage. */
+    public static final String STUCK = "bounded.upload.stuck";
     /** Gauge of uploads in flight. */
     public static final String ACTIVE = "bounded.upload.active";
     /** Gauge of uploads queued. */
@@ -124,6 +140,10 @@ public final class MicrometerUploadListener implements UploadListener {
                 "Bytes counted against the bytes-in-flight bound"));
         meters.add(gauge(ACTIVE_BATCHES, uploader, UploaderStats::activeBatches, tags, "batches",
                 "Batches admitted and not yet finished"));
+        meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, "deletes",
+                "Deletes that undo failed batches, not yet confirmed by the storage"));
+        meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, "calls",
+                "Calls to the storage that did not stop within the stop timeout after they were cancelled"));
         gaugesByUploader.put(uploader.name(), meters);
         if (uploader.config().executor().isEmpty() && executor instanceof ExecutorService) {
             new ExecutorServiceMetrics((ExecutorService) executor, executorName(uploader), extraTags)
@@ -206,6 +226,20 @@ public final class MicrometerUploadListener implements UploadListener {
         Counter.builder(ROLLBACKS).tags(tags(upload.batch().uploaderName()))
                 .tag("outcome", failure == null ? "deleted" : "failed").baseUnit("objects")
                 .description("Stored objects deleted again because their batch failed or was cancelled")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void rollbackRetried(UploadEvent upload, Throwable failure, Duration retryIn) {
+        Counter.builder(ROLLBACKS_RETRIED).tags(tags(upload.batch().uploaderName())).baseUnit("deletes")
+                .description("Failed tries of deletes that undo failed batches, tried again")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void rollbackAbandoned(UploadEvent upload, Throwable failure) {
+        Counter.builder(ROLLBACKS_ABANDONED).tags(tags(upload.batch().uploaderName())).baseUnit("deletes")
+                .description("Deletes that undo failed batches, given up: what they were to delete may still be stored")
                 .register(registry).increment();
     }
 

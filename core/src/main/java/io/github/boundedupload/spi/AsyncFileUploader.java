@@ -8,8 +8,12 @@ import java.util.concurrent.CompletableFuture;
  * of the uploader's permits until its future completes, but no thread. 500 uploads of two seconds each then finish
  * in about two seconds with a handful of threads.
  *
- * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. Cancelling a
- * returned future must abort the request (the uploader cancels it on timeout).
+ * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. When the uploader
+ * gives up on an upload (timeout, stopped batch, close), it completes the request's
+ * {@link UploadRequest#cancellation()}: stop the requests, remove what the upload started, and then complete the
+ * returned future, exceptionally when nothing is stored. The uploader reports the attachment only then. A future that
+ * has not completed {@link io.github.boundedupload.UploaderConfig#stopTimeout()} later is cancelled, and the uploader
+ * deletes the key itself.
  */
 public interface AsyncFileUploader {
 
@@ -28,4 +32,16 @@ public interface AsyncFileUploader {
      * @return completes when the object is gone, or exceptionally
      */
     CompletableFuture<Void> delete(String key);
+
+    /**
+     * Starts deleting an object this storage stored, to undo its upload. Where the storage can tell one object under
+     * a key from another (a version id, or a delete conditional on the ETag), only that object is deleted: an object
+     * that has replaced it under the same key since, written by another process, stays. The default deletes the key.
+     *
+     * @param stored what {@link #upload(UploadRequest)} completed with
+     * @return completes when the object is gone, or exceptionally
+     */
+    default CompletableFuture<Void> delete(StoredObject stored) {
+        return delete(stored.key());
+    }
 }

@@ -11,7 +11,12 @@ import java.io.IOException;
  *
  * <p>Implementations must be thread-safe, must read the content only through {@link UploadRequest#openStream()} or
  * {@link UploadRequest#content()} (opening it again for every attempt), and should stop when the calling thread is
- * interrupted: that is how timeouts and cancellation reach them.
+ * interrupted: that is how timeouts and cancellation reach them. Before returning from an interrupted upload, remove
+ * what it started (an incomplete multipart upload), and fail with an exception that says it was stopped
+ * ({@link java.io.InterruptedIOException}, or an {@link io.github.boundedupload.UploadException} whose
+ * {@code isCancellation()} is true). A call that does not return
+ * {@link io.github.boundedupload.UploaderConfig#stopTimeout()} after the interrupt is given up on: its attachment
+ * fails, and if it stores the object after all, the uploader deletes it.
  *
  * <pre>{@code
  * FileUploader local = new LocalFileUploader(Path.of("/var/lib/app/uploads"));
@@ -39,4 +44,16 @@ public interface FileUploader {
      * @throws IOException when the storage cannot be reached
      */
     void delete(String key) throws IOException;
+
+    /**
+     * Deletes an object this storage stored, to undo its upload. Where the storage can tell one object under a key
+     * from another (a version id, or a delete conditional on the ETag), only that object is deleted: an object that
+     * has replaced it under the same key since, written by another process, stays. The default deletes the key.
+     *
+     * @param stored what {@link #upload(UploadRequest)} returned
+     * @throws IOException when the storage cannot be reached
+     */
+    default void delete(StoredObject stored) throws IOException {
+        delete(stored.key());
+    }
 }

@@ -105,7 +105,8 @@ public interface UploadListener {
     }
 
     /**
-     * A stored object was deleted again (or could not be) because its batch failed as a whole or was cancelled.
+     * A stored object was deleted again (or could not be, and the uploader gave up) because its batch failed as a
+     * whole or was cancelled. Called once per object, when the storage confirmed the delete or the uploader gave up.
      *
      * @param upload the upload whose object it was
      * @param stored the object
@@ -113,6 +114,38 @@ public interface UploadListener {
      *        is still stored
      */
     default void uploadRolledBack(UploadEvent upload, StoredObject stored, @Nullable Throwable failure) {
+    }
+
+    /**
+     * A delete that undoes (part of) a failed batch failed, and is tried again after {@code retryIn}, until
+     * {@link io.github.boundedupload.UploaderConfig#rollbackDeadline()}.
+     *
+     * @param upload the upload whose object (or key) is to be deleted
+     * @param failure why this try failed
+     * @param retryIn when the next try starts
+     */
+    default void rollbackRetried(UploadEvent upload, Throwable failure, Duration retryIn) {
+    }
+
+    /**
+     * The uploader gave up deleting what an upload stored or may have stored (the rollback deadline passed, or the
+     * uploader closed): the key may still hold the object, or the parts of an incomplete multipart upload, and
+     * something else must remove them. Also logged as an error naming the key.
+     *
+     * @param upload the upload whose object (or key) could not be deleted
+     * @param failure why the last try failed
+     */
+    default void rollbackAbandoned(UploadEvent upload, Throwable failure) {
+    }
+
+    /**
+     * A cancelled call to the storage did not stop within {@link io.github.boundedupload.UploaderConfig#stopTimeout()}:
+     * the uploader reported its attachment failed, freed its permit, and deletes what the call may still store when
+     * it returns. Called before {@link #uploadFailed}.
+     *
+     * @param upload the upload that is stuck
+     */
+    default void uploadStuck(UploadEvent upload) {
     }
 
     /**

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 public final class UploadRequest {
 
     private static final LongConsumer NO_PROGRESS = bytes -> { };
+    private static final CompletionStage<Void> NEVER = new CompletableFuture<Void>().minimalCompletionStage();
 
     private final String key;
     private final Attachment attachment;
@@ -35,6 +38,7 @@ public final class UploadRequest {
     private final @Nullable Duration timeout;
     private final LongConsumer progress;
     private final long maxBytes;
+    private final CompletionStage<Void> cancellation;
 
     private UploadRequest(Builder builder) {
         this.key = builder.key;
@@ -44,6 +48,7 @@ public final class UploadRequest {
         this.timeout = builder.timeout;
         this.progress = builder.progress;
         this.maxBytes = builder.maxBytes;
+        this.cancellation = builder.cancellation;
     }
 
     /**
@@ -169,6 +174,25 @@ public final class UploadRequest {
         return Optional.ofNullable(timeout);
     }
 
+    /**
+     * Completes when the uploader gives up on this upload (its timeout passed, its batch stopped, the uploader
+     * closed); never completes otherwise. A {@link AsyncFileUploader non-blocking storage} must then stop its
+     * requests, remove what the upload started (an incomplete multipart upload, an object stored in the meantime),
+     * and only then complete the future it returned: exceptionally when nothing is stored, or with the object when
+     * it is stored after all (the uploader then deletes it where the batch requires). The uploader reports the
+     * attachment only when that future completes, so that its status is true when reported. A blocking storage is
+     * interrupted as well and may ignore this.
+     *
+     * <pre>{@code
+     * request.cancellation().thenRun(transfer::abort);
+     * }</pre>
+     *
+     * @return a stage that completes (normally) when the upload is cancelled
+     */
+    public CompletionStage<Void> cancellation() {
+        return cancellation;
+    }
+
     @Override
     public String toString() {
         return "UploadRequest[key=" + key + ", " + attachment + "]";
@@ -181,6 +205,7 @@ public final class UploadRequest {
         private @Nullable Duration timeout;
         private LongConsumer progress = NO_PROGRESS;
         private long maxBytes = Long.MAX_VALUE;
+        private CompletionStage<Void> cancellation = NEVER;
 
         private Builder(String key, Attachment attachment) {
             this.key = Objects.requireNonNull(key, "key");
@@ -217,6 +242,17 @@ public final class UploadRequest {
          */
         public Builder maxBytes(long maxBytes) {
             this.maxBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * Sets what signals that the uploader gave up on the upload (see {@link UploadRequest#cancellation()}).
+         *
+         * @param cancellation completes when the upload is cancelled
+         * @return this builder
+         */
+        public Builder cancellation(CompletionStage<Void> cancellation) {
+            this.cancellation = Objects.requireNonNull(cancellation, "cancellation");
             return this;
         }
 

@@ -38,6 +38,8 @@ public final class FakeAsyncStorage implements AsyncFileUploader {
         }
         maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         CompletableFuture<StoredObject> future = new CompletableFuture<>();
+        // As the SPI asks: stop when the uploader gives up on the upload (this fake has nothing to clean up).
+        request.cancellation().thenRun(() -> future.cancel(false));
         future.whenComplete((stored, failure) -> {
             if (future.isCancelled()) {
                 inFlight.decrementAndGet();

@@ -103,4 +103,30 @@ class MicrometerUploadListenerTest {
                     .extracting(Meter::getId).allSatisfy(id -> assertThat(id.getDescription()).isNotBlank());
         }
     }
+
+    @Test
+    void rollbackRetriesAndGiveUpsAreCountedAndPendingOnesGauged() {
+        storage.behaviour = request -> {
+            if (request.fileName().equals("bad.txt")) {
+                throw new IOException("refused");
+            }
+        };
+        storage.deleteBehaviour = request -> {
+            throw new IOException("storage unreachable");
+        };
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder().maxConcurrentUploads(1)
+                .maxConcurrentUploadsPerBatch(1).rollbackDeadline(java.time.Duration.ofSeconds(2)))) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(java.util.List.of(
+                    io.github.boundedupload.Attachment.of("good.txt", new byte[1]),
+                    io.github.boundedupload.Attachment.of("bad.txt", new byte[1])));
+            batch.handle((r, e) -> null).join();
+
+            assertThat(registry.get("bounded.upload.rollbacks.pending").gauge().value()).isEqualTo(1);
+            await().until(() -> registry.find("bounded.upload.rollbacks.abandoned").counters().stream()
+                    .mapToDouble(io.micrometer.core.instrument.Counter::count).sum() == 1);
+            assertThat(registry.get("bounded.upload.rollbacks.retried").counter().count()).isGreaterThanOrEqualTo(1);
+            assertThat(registry.get("bounded.upload.rollbacks.pending").gauge().value()).isZero();
+            assertThat(registry.get("bounded.upload.stuck").gauge().value()).isZero();
+        }
+    }
 }

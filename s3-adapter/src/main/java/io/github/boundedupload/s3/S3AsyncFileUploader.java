@@ -3,6 +3,7 @@ package io.github.boundedupload.s3;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.internal.AsyncOps;
 import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Removal;
 import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.AsyncFileUploader;
@@ -26,7 +27,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 
 /**
  * An {@link AsyncFileUploader} on the non-blocking {@link S3AsyncClient}: {@code upload} returns at once, and an
@@ -66,6 +66,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     private final boolean ownsClient;
     private final Settings settings;
     private final AsyncOps ops;
+    private final Removal removal;
     private final @Nullable ThreadPoolExecutor ownReads;
     /** Uploads not yet ended, clean-up after a cancel included: {@link #close()} waits for them. */
     private final Set<CompletableFuture<?>> unfinished = ConcurrentHashMap.newKeySet();
@@ -85,13 +86,15 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
                 client.utilities(), client.serviceClientConfiguration()));
         this.ownReads = builder.reads == null ? readPool(options.maxConcurrency()) : null;
         this.ops = new AsyncOps(client, options.maxConcurrency(), builder.reads != null ? builder.reads : ownReads);
+        this.removal = new Removal(settings, ops);
     }
 
     /** Threads only while streams are read: they end after 10 idle seconds; the queue holds one task per upload. */
     private static ThreadPoolExecutor readPool(int threads) {
         AtomicInteger count = new AtomicInteger();
         ThreadFactory factory = task -> {
-            Thread thread = new Thread(task, "bounded-upload-s3-read-" + count.incrementAndGet());
+            // Not inheriting the creating thread's inheritable thread-locals (its MDC, for one): threads start clean.
+            Thread thread = new Thread(null, task, "bounded-upload-s3-read-" + count.incrementAndGet(), 0, false);
             thread.setDaemon(true);
             return thread;
         };
@@ -128,15 +131,19 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     }
 
     /**
-     * Starts storing the request's content under its key. Returns at once.
+     * Starts storing the request's content under its key. Returns at once. When the request's
+     * {@link UploadRequest#cancellation()} completes, the upload stops, aborts its multipart upload and deletes an
+     * object S3 stored just before, and only then completes its future: exceptionally when nothing is stored, so
+     * that a status reported from it is true.
      *
      * @param request what to store and where
-     * @return completes with what S3 holds, or exceptionally with an {@link S3UploadException}; cancelling it stops
-     *         the upload and leaves nothing stored
+     * @return completes with what S3 holds, or exceptionally with an {@link S3UploadException}; cancelling it also
+     *         stops the upload, but completes it at once, while the clean-up still runs
      */
     @Override
     public CompletableFuture<StoredObject> upload(UploadRequest request) {
         Transfer transfer = new Transfer(settings, ops, request);
+        request.cancellation().thenRun(transfer::cancel);
         CompletableFuture<StoredObject> result = new CompletableFuture<>();
         result.whenComplete((stored, failure) -> {
             if (result.isCancelled()) {
@@ -157,16 +164,31 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     }
 
     /**
-     * Starts deleting the object under a key; a key that holds nothing is not an error.
+     * Starts deleting the object under a key, and aborting the incomplete multipart uploads of exactly that key (what
+     * a failed upload may leave); a key that holds nothing is not an error.
      *
      * @param key the key
      * @return completes when the object is gone, or exceptionally with an {@link S3UploadException}
      */
     @Override
     public CompletableFuture<Void> delete(String key) {
+        return deleted(key, removal.key(key));
+    }
+
+    /**
+     * Starts deleting an object this uploader stored: in a bucket that keeps versions, exactly the version it stored
+     * (an object stored under the same key since stays); otherwise the key's object.
+     *
+     * @param stored what {@link #upload(UploadRequest)} completed with
+     * @return completes when the object is gone, or exceptionally with an {@link S3UploadException}
+     */
+    @Override
+    public CompletableFuture<Void> delete(StoredObject stored) {
+        return deleted(stored.key(), removal.object(stored));
+    }
+
+    private CompletableFuture<Void> deleted(String key, CompletableFuture<?> deleted) {
         CompletableFuture<Void> result = new CompletableFuture<>();
-        CompletableFuture<?> deleted = ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
-                .build());
         result.whenComplete((ignored, failure) -> {
             if (result.isCancelled()) {
                 deleted.cancel(true);

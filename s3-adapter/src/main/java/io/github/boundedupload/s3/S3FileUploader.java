@@ -2,6 +2,7 @@ package io.github.boundedupload.s3;
 
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Removal;
 import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.SyncOps;
 import io.github.boundedupload.s3.internal.Transfer;
@@ -11,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 
 /**
  * A {@link FileUploader} on the blocking {@link S3Client} the application already has: each upload runs on the
@@ -36,6 +36,7 @@ public final class S3FileUploader implements FileUploader {
     private final S3Client client;
     private final Settings settings;
     private final SyncOps ops;
+    private final Removal removal;
 
     private S3FileUploader(Builder builder) {
         this.client = builder.client;
@@ -43,6 +44,7 @@ public final class S3FileUploader implements FileUploader {
         this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
                 client.utilities(), client.serviceClientConfiguration()));
         this.ops = new SyncOps(client, options.maxConcurrency());
+        this.removal = new Removal(settings, ops);
     }
 
     /**
@@ -70,15 +72,30 @@ public final class S3FileUploader implements FileUploader {
     }
 
     /**
-     * Deletes the object under a key; a key that holds nothing is not an error.
+     * Deletes the object under a key, and aborts the incomplete multipart uploads of exactly that key (what a failed
+     * upload may leave); a key that holds nothing is not an error.
      *
      * @param key the key
      * @throws S3UploadException when S3 refuses or cannot be reached
      */
     @Override
     public void delete(String key) {
-        CompletableFuture<?> deleted = ops.delete(DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
-                .build());
+        join(key, removal.key(key));
+    }
+
+    /**
+     * Deletes an object this uploader stored: in a bucket that keeps versions, exactly the version it stored (an
+     * object stored under the same key since stays); otherwise the key's object.
+     *
+     * @param stored what {@link #upload(UploadRequest)} returned
+     * @throws S3UploadException when S3 refuses or cannot be reached
+     */
+    @Override
+    public void delete(StoredObject stored) {
+        join(stored.key(), removal.object(stored));
+    }
+
+    private void join(String key, CompletableFuture<?> deleted) {
         try {
             deleted.join();
         } catch (CompletionException e) {

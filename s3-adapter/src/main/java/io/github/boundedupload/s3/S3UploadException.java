@@ -1,6 +1,7 @@
 package io.github.boundedupload.s3;
 
 import io.github.boundedupload.UploadException;
+import io.github.boundedupload.s3.internal.Failures;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
@@ -100,13 +101,26 @@ public class S3UploadException extends UploadException {
     }
 
     /**
-     * Whether the object may be stored although the upload failed: the whole content was sent, no answer came, and
-     * S3 could not be asked afterwards. When {@code false}, nothing of this upload is stored.
+     * Whether the object may be stored although the upload failed (the whole content was sent, no answer came, and
+     * S3 could not be asked afterwards), or parts of it are (an incomplete multipart upload could not be aborted).
+     * When {@code false}, nothing of this upload is stored. Deleting the key ({@link S3FileUploader#delete(String)})
+     * removes both.
      *
      * @return whether the outcome is unknown
      */
     @Override
     public boolean mayBeStored() {
         return mayBeStored;
+    }
+
+    /**
+     * Whether the upload stopped because it was interrupted or cancelled (the SDK says so with its
+     * {@code AbortedException}), rather than failing on its own.
+     *
+     * @return whether the failure is a cancellation
+     */
+    @Override
+    public boolean isCancellation() {
+        return Failures.cancelled(this);
     }
 }

@@ -55,6 +55,20 @@ public final class Failures {
         return false;
     }
 
+    /**
+     * Whether the failure is the upload being stopped by its caller: the thread interrupted (the SDK's
+     * {@code AbortedException}) or the request cancelled. The failure itself is not looked at, only its causes.
+     */
+    public static boolean cancelled(Throwable failure) {
+        for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof AbortedException || t instanceof InterruptedException
+                    || t instanceof java.io.InterruptedIOException || t instanceof CancellationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** S3 answered 404 (no such key, or no such upload). */
     static boolean notFound(Throwable failure) {
         Throwable t = unwrap(failure);
@@ -70,8 +84,7 @@ public final class Failures {
         }
         String message = "could not upload " + Names.quote(fileName) + " to s3://" + settings.bucket() + "/"
                 + unquoted(key) + ": " + describe(cause)
-                + (note == null ? "" : "; " + note)
-                + (mayBeStored ? "; the whole content was sent and no answer came: the object MAY BE STORED" : "");
+                + (note == null ? "" : "; " + note);
         return exception(message, settings, key, fileName, cause, mayBeStored);
     }
 

@@ -327,8 +327,9 @@ public final class Transfer {
                             + " could not be aborted ({}); a lifecycle rule aborts it", settings.bucket(), key,
                             Failures.describe(failure), Failures.describe(cleanupFailure));
                     return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key,
-                            request.fileName(), failure, false, "a multipart upload it may have started could not be"
-                                    + " aborted: " + Failures.describe(cleanupFailure)));
+                            request.fileName(), failure, true, "a multipart upload it may have started could not be"
+                                    + " aborted (its parts MAY STILL BE STORED until the key is deleted): "
+                                    + Failures.describe(cleanupFailure)));
                 }).thenCompose(Function.identity());
     }
 
@@ -354,8 +355,9 @@ public final class Transfer {
                             + " until it is aborted, for example by a lifecycle rule", settings.bucket(), key,
                             uploadId, Failures.describe(abortFailure));
                     return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key,
-                            request.fileName(), failure, false, "the incomplete multipart upload " + uploadId
-                                    + " could not be aborted: " + Failures.describe(abortFailure)));
+                            request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
+                                    + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): "
+                                    + Failures.describe(abortFailure)));
                 }).thenCompose(Function.identity());
     }
 
@@ -652,7 +654,8 @@ public final class Transfer {
 
     private CompletableFuture<StoredObject> outcomeUnknown(Throwable failure, String note) {
         LOG.warn("s3://{}/{}: the object may be stored although its upload failed: {}", settings.bucket(), key, note);
-        return CompletableFuture.failedFuture(Failures.upload(settings, key, request.fileName(), failure, true, note));
+        return CompletableFuture.failedFuture(Failures.upload(settings, key, request.fileName(), failure, true,
+                note + "; the whole content was sent and no answer came: the object MAY BE STORED"));
     }
 
     private StoredObject stored(long size, @Nullable String eTag, @Nullable String versionId,

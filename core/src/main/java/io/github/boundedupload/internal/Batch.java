@@ -1,0 +1,309 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchFailedException;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.RejectionPolicy;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadStuckException;
+import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.UploadEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One batch: its checked input, a cursor that offers at most {@code maxConcurrentUploadsPerBatch} uploads at a time
+ * to the {@link Dispatcher}, every attachment's result, and the failure policy: under
+ * {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the batch and rolls it back.
+ *
+ * <p>A batch <em>finishes</em> (its future completes) when every attachment has a result and the first try of each
+ * rollback delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
+ * retried, calls given up on that have not returned). Its keys stay its own until then. State is guarded by the
+ * engine's lock unless marked otherwise.
+ */
+final class Batch {
+
+    private static final Runnable WAKE_UP = () -> { };
+
+    final Engine engine;
+    final BatchEvent event;
+    final List<Attachment> attachments;
+    final String[] keys;
+    final long[] weights;
+    final int size;
+    final ContextPropagator.Captured context;
+    final long submitted;
+    final boolean callerRuns;
+    final Executor runOn;
+    private final int window;
+    private final @Nullable LinkedBlockingQueue<Runnable> callerQueue;
+    final CompletableFuture<BatchResult> done = new CompletableFuture<>();
+    // Guarded by the engine's lock:
+    private final UploadResult[] results;
+    private final Attempt.@Nullable Cancel[] cancels;
+    private final Map<Integer, UploadCall> live = new HashMap<>();
+    private int next;
+    private int open;
+    /** First tries of rollback deletes the batch waits for before it finishes. */
+    int awaitedDeletes;
+    /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
+    int background;
+    private boolean stopped;
+    private boolean rollback;
+    private volatile boolean finished;
+    private boolean settled;
+    /** The attachment whose failure stopped the batch (or failed first): its failure is the exception's cause. */
+    private int firstFailure = -1;
+    private Runnable cancelDeadline = () -> { };
+
+    Batch(Engine engine, BatchEvent event, BatchCheck checked, ContextPropagator.Captured context, long submitted,
+            boolean callerRuns) {
+        this.engine = engine;
+        this.event = event;
+        this.attachments = checked.attachments;
+        this.keys = checked.keys;
+        this.weights = checked.weights;
+        this.size = attachments.size();
+        this.results = new UploadResult[size];
+        this.cancels = new Attempt.Cancel[size];
+        this.context = context;
+        this.submitted = submitted;
+        this.callerRuns = callerRuns;
+        // On the caller, one after another; in the pool, up to the per-batch bound at once.
+        this.window = callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch();
+        this.callerQueue = callerRuns ? new LinkedBlockingQueue<>() : null;
+        this.runOn = callerRuns ? callerQueue::add : engine.executor;
+    }
+
+    UploadEvent event(int index) {
+        return new UploadEvent(event, index, attachments.get(index), keys[index]);
+    }
+
+    /** Whether the batch's future is complete (readable outside the lock). */
+    boolean finished() {
+        return finished;
+    }
+
+    /** Admits the batch: its uploads are queued, its deadline runs. */
+    void admit(Effects effects) {
+        engine.running.add(this);
+        if (!callerRuns) {
+            engine.queued += size;
+        }
+        effects.add(() -> Engine.inContext(context, () -> engine.listener.batchStarted(event)));
+        long left = submitted + engine.config.batchTimeout().toNanos() - System.nanoTime();
+        cancelDeadline = engine.timeouts.schedule(left, this::deadlinePassed);
+        fill();
+        engine.dispatcher.dispatch(effects);
+    }
+
+    /** Offers the batch's next attachments to the dispatcher, up to its window. */
+    void fill() {
+        while (!stopped && open < window && next < size) {
+            int index = next++;
+            UploadCall call = new UploadCall(engine, this, index);
+            open++;
+            live.put(index, call);
+            engine.dispatcher.enqueue(call);
+        }
+    }
+
+    /**
+     * Stops the batch: attachments not started end at once with {@code status} and the reason for them; running ones
+     * are cancelled; with {@code rollback}, what is stored is deleted again. Stopping again can only add the rollback.
+     */
+    void stop(IntFunction<Throwable> reasons, Status status, boolean rollback, Effects effects) {
+        if (finished) {
+            return;
+        }
+        if (!stopped) {
+            stopped = true;
+            for (int i = next; i < size; i++) {
+                skip(i, reasons.apply(i), status, effects);
+            }
+            next = size;
+            for (UploadCall call : new ArrayList<>(live.values())) {
+                Throwable reason = reasons.apply(call.index);
+                if (call.permit || call.abandoned) {
+                    effects.add(() -> call.cancel(reason, status));
+                } else {
+                    engine.dispatcher.remove(call);
+                    open--;
+                    live.remove(call.index);
+                    skip(call.index, reason, status, effects);
+                }
+            }
+        }
+        if (rollback && !this.rollback) {
+            this.rollback = true;
+            for (int i = 0; i < size; i++) {
+                if (results[i] != null && Engine.mustDelete(results[i])) {
+                    engine.rollbacks.start(this, i, results[i].storedObject().orElse(null), true, effects);
+                }
+            }
+        }
+        engine.dispatcher.dispatch(effects);
+        checkDone(effects);
+    }
+
+    private void skip(int index, Throwable reason, Status status, Effects effects) {
+        results[index] = UploadResult.notStored(index, attachments.get(index), keys[index], status, reason);
+        if (!callerRuns) {
+            engine.queued--;
+        }
+        UploadEvent upload = event(index);
+        effects.add(() -> Engine.inContext(context, () -> engine.listener.uploadSkipped(upload, reason)));
+    }
+
+    /** An upload ended (or was given up on): its result; a failure may stop the batch. */
+    void record(UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
+        int index = result.index();
+        results[index] = result;
+        cancels[index] = cancel;
+        open--;
+        live.remove(index);
+        // A failure because the batch was stopped (not a timeout of its own) is not a real failure.
+        boolean real = result.status() == Status.FAILED && (cancel == null || cancel.status() == Status.FAILED);
+        if (real && firstFailure < 0) {
+            firstFailure = index;
+        }
+        if (rollback && Engine.mustDelete(result)) {
+            engine.rollbacks.start(this, index, result.storedObject().orElse(null), true, effects);
+        } else if (real && engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING && !stopped) {
+            CancellationException reason = new CancellationException("cancelled because #" + index + " "
+                    + Names.quote(result.attachment().fileName()) + " failed");
+            stop(i -> reason, Status.CANCELLED, true, effects);
+        }
+    }
+
+    /** A rollback delete was confirmed: the result says so, if the batch has not reported yet. */
+    void deleted(int index, @Nullable StoredObject stored, Effects effects) {
+        UploadResult result = results[index];
+        if (!finished && result != null) {
+            Attempt.Cancel cancel = cancels[index];
+            if (result.isStored()) {
+                results[index] = result.deleted();
+            } else if (result.status() == Status.FAILED && cancel != null
+                    && !(result.failure().orElse(null) instanceof UploadStuckException)) {
+                // Stopped by the cancel, and what it may have left is gone now: as the cancel says. (A call that is
+                // stuck stays failed: it may still store, and the user should hear that it got stuck.)
+                results[index] = UploadResult.notStored(index, result.attachment(), result.key(), cancel.status(),
+                        cancel.reason());
+            }
+        }
+        if (stored != null) {
+            UploadEvent upload = event(index);
+            effects.add(() -> Engine.inContext(context, () -> engine.listener.uploadRolledBack(upload, stored, null)));
+        }
+    }
+
+    /** The first try of a rollback delete failed: the batch's result says why the object is still there. */
+    void notDeleted(int index, Throwable failure) {
+        if (!finished && results[index] != null) {
+            results[index].failure().ifPresent(f -> {
+                if (f != failure) {
+                    f.addSuppressed(failure);
+                }
+            });
+        }
+    }
+
+    /** Finishes the batch once every attachment has a result and no awaited delete runs. */
+    void checkDone(Effects effects) {
+        if (finished || awaitedDeletes > 0 || next < size || !live.isEmpty()) {
+            return;
+        }
+        finished = true;
+        engine.running.remove(this);
+        cancelDeadline.run();
+        engine.changed.signalAll();
+        BatchResult result = new BatchResult(Arrays.asList(results.clone()));
+        Throwable cause = firstFailure < 0 ? null : results[firstFailure].failure().orElse(null);
+        effects.add(() -> Engine.inContext(context, () -> complete(result, cause)));
+        checkSettled(effects);
+    }
+
+    /** Frees the batch's keys once nothing of it runs any more. */
+    void checkSettled(Effects effects) {
+        if (!finished || settled || background > 0) {
+            return;
+        }
+        settled = true;
+        engine.dispatcher.releaseKeys(this);
+        engine.dispatcher.dispatch(effects);
+        engine.changed.signalAll();
+    }
+
+    private void complete(BatchResult result, @Nullable Throwable cause) {
+        engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+        if (engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING && !result.allStored()) {
+            done.completeExceptionally(new BatchFailedException(engine.name, result, cause));
+        } else {
+            done.complete(result);
+        }
+        if (callerQueue != null) {
+            callerQueue.add(WAKE_UP);
+        }
+    }
+
+    private void deadlinePassed() {
+        Effects effects = new Effects();
+        engine.lock.lock();
+        try {
+            stop(i -> new UploadTimeoutException("#" + i + " " + Names.quote(attachments.get(i).fileName())
+                            + " did not finish within the batch timeout of " + engine.config.batchTimeout()),
+                    Status.FAILED, engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING, effects);
+        } finally {
+            engine.lock.unlock();
+        }
+        effects.run();
+    }
+
+    /** Stops the batch for the caller (its future was cancelled, its thread interrupted) and rolls it back. */
+    void cancel(CancellationException reason) {
+        Effects effects = new Effects();
+        engine.lock.lock();
+        try {
+            stop(i -> reason, Status.CANCELLED, true, effects);
+        } finally {
+            engine.lock.unlock();
+        }
+        effects.run();
+    }
+
+    /** {@link RejectionPolicy#CALLER_RUNS}: the submitting thread runs the batch's calls until it is done. */
+    void drainOnCaller() {
+        boolean interrupted = false;
+        while (!done.isDone()) {
+            try {
+                callerQueue.take().run();
+            } catch (InterruptedException e) {
+                interrupted = true;
+                cancel(new CancellationException("the calling thread was interrupted"));
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return event.toString();
+    }
+}

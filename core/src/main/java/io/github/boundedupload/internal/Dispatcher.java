@@ -1,0 +1,122 @@
+package io.github.boundedupload.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which call to the storage runs next: one FIFO queue for every batch, a call leaving it when a permit (and its bytes)
+ * is free, and one writer per key. OkHttp's {@code Dispatcher} is the model: a global cap, nothing else; the
+ * per-batch window lives in {@link Batch}. Guarded by the uploader's lock; starting a call is an {@link Effects
+ * effect}.
+ *
+ * <p><b>One writer per key.</b> A key belongs to the first batch that writes it until that batch is settled (finished,
+ * its deletes confirmed or given up, its stuck calls returned). A call of another batch for that key waits aside,
+ * without holding up the queue, and goes first when the key is free: a rollback can then never delete an object that
+ * another batch of this uploader wrote and reported stored.
+ */
+final class Dispatcher {
+
+    private final int maxInFlight;
+    private final long maxBytesInFlight;
+    private final ArrayDeque<Call> ready = new ArrayDeque<>();
+    private final Map<String, Batch> writers = new HashMap<>();
+    private final Map<String, ArrayDeque<Call>> waiting = new HashMap<>();
+    private final Set<Call> running = new LinkedHashSet<>();
+    private int inFlight;
+    private long bytesInFlight;
+
+    Dispatcher(int maxInFlight, long maxBytesInFlight) {
+        this.maxInFlight = maxInFlight;
+        this.maxBytesInFlight = maxBytesInFlight;
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+
+    long bytesInFlight() {
+        return bytesInFlight;
+    }
+
+    void enqueue(Call call) {
+        ready.addLast(call);
+    }
+
+    /** Deletes go first: they free storage and finish batches. */
+    void enqueueFirst(Call call) {
+        ready.addFirst(call);
+    }
+
+    /** Takes a call that has not started out of the queue. */
+    void remove(Call call) {
+        if (!ready.remove(call)) {
+            ArrayDeque<Call> forKey = waiting.get(call.key);
+            if (forKey != null && forKey.remove(call) && forKey.isEmpty()) {
+                waiting.remove(call.key);
+            }
+        }
+    }
+
+    /** Starts queued calls while permits and bytes allow, in FIFO order (a big upload is not overtaken). */
+    void dispatch(Effects effects) {
+        while (inFlight < maxInFlight && !ready.isEmpty()) {
+            Call call = ready.peekFirst();
+            Batch writer = writers.get(call.key);
+            if (writer != null && writer != call.batch) {
+                ready.pollFirst();
+                waiting.computeIfAbsent(call.key, k -> new ArrayDeque<>()).addLast(call);
+                continue;
+            }
+            if (call.weight > 0 && bytesInFlight > 0 && bytesInFlight + call.weight > maxBytesInFlight) {
+                break;
+            }
+            ready.pollFirst();
+            if (writer == null) {
+                writers.put(call.key, call.batch);
+            }
+            call.permit = true;
+            inFlight++;
+            bytesInFlight += call.weight;
+            running.add(call);
+            call.dispatched();
+            effects.add(call::start);
+        }
+    }
+
+    /** A call ended, or is given up on: its permit and bytes go to the next. */
+    void release(Call call) {
+        if (call.permit) {
+            call.permit = false;
+            inFlight--;
+            bytesInFlight -= call.weight;
+        }
+        running.remove(call);
+    }
+
+    /** A call given up on that keeps its permit (too many are stuck already) until it returns. */
+    void detach(Call call) {
+        running.remove(call);
+    }
+
+    /** Calls started and not yet ended or given up on. */
+    List<Call> running() {
+        return new ArrayList<>(running);
+    }
+
+    /** The batch is settled: its keys are free, and calls of other batches waiting for them go first. */
+    void releaseKeys(Batch batch) {
+        for (String key : batch.keys) {
+            if (writers.remove(key, batch)) {
+                ArrayDeque<Call> forKey = waiting.remove(key);
+                if (forKey != null) {
+                    forKey.descendingIterator().forEachRemaining(ready::addFirst);
+                }
+            }
+        }
+    }
+}

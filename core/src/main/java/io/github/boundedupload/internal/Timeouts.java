@@ -1,0 +1,44 @@
+package io.github.boundedupload.internal;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every timer of one uploader, on one thread: batch deadlines, upload timeouts, stop timeouts and the pauses between
+ * tries of a delete (Failsafe's {@code TimeoutExecutor} is the model: one owner for every timeout).
+ */
+final class Timeouts {
+
+    private final ScheduledThreadPoolExecutor timer;
+
+    Timeouts(ScheduledThreadPoolExecutor timer) {
+        this.timer = timer;
+    }
+
+    /**
+     * Runs the action after the delay, unless the returned canceller runs first. Once {@link #close() closed}, runs
+     * it at once rather than never: only the end of {@code close()} gets there, which has stopped all waiting.
+     */
+    Runnable schedule(long delayNanos, Runnable action) {
+        try {
+            ScheduledFuture<?> scheduled = timer.schedule(() -> {
+                try {
+                    action.run();
+                } catch (RuntimeException | Error e) {
+                    // The timer would swallow it: a timeout that fails must not vanish.
+                    Engine.LOG.error("internal error in bounded-upload's timer; please report it", e);
+                }
+            }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            return () -> scheduled.cancel(false);
+        } catch (RejectedExecutionException e) {
+            action.run();
+            return () -> { };
+        }
+    }
+
+    void close() {
+        timer.shutdownNow();
+    }
+}

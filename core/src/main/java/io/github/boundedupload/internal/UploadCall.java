@@ -1,0 +1,158 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadRequest;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+
+/** The upload of one attachment, and how its end becomes the attachment's {@link UploadResult}. */
+final class UploadCall extends Call {
+
+    UploadCall(Engine engine, Batch batch, int index) {
+        super(engine, batch, index, batch.weights[index]);
+    }
+
+    @Override
+    void dispatched() {
+        if (!batch.callerRuns) {
+            engine.queued--;
+        }
+    }
+
+    @Override
+    Executor runOn() {
+        return batch.runOn;
+    }
+
+    @Override
+    void refused(RejectedExecutionException e) {
+        // A supplied executor refused, or ours is shutting down: the attachment ends now, reported, not dropped.
+        started = System.nanoTime();
+        boolean closed;
+        engine.lock.lock();
+        try {
+            closed = engine.closed;
+        } finally {
+            engine.lock.unlock();
+        }
+        ended(null, closed ? new UploaderClosedException(engine.name, "its threads are stopped") : e);
+    }
+
+    @Override
+    void call() {
+        UploadEvent event = batch.event(index);
+        Duration queuedFor = Duration.ofNanos(started - batch.submitted);
+        long left = batch.submitted + engine.config.batchTimeout().toNanos() - started;
+        Duration uploadTimeout = engine.config.uploadTimeout();
+        UploadRequest request = UploadRequest.builder(key, event.attachment())
+                .timeout(Duration.ofNanos(Math.max(1, Math.min(uploadTimeout.toNanos(), left))))
+                .progress(bytes -> engine.listener.bytesSent(event, bytes))
+                .maxBytes(engine.config.maxAttachmentSize())
+                .cancellation(attempt.signal())
+                .build();
+        Runnable cancelTimeout = engine.timeouts.schedule(uploadTimeout.toNanos(), () -> cancel(
+                new UploadTimeoutException(describe() + " did not finish within the upload timeout of "
+                        + uploadTimeout), Status.FAILED));
+        engine.storage.upload(request, attempt, () -> engine.listener.uploadStarted(event, queuedFor))
+                .whenComplete((stored, failure) -> {
+                    cancelTimeout.run();
+                    Engine.inContext(batch.context, () -> ended(stored, failure));
+                });
+    }
+
+    /** The storage answered (or the call never ran): report the attachment, free the permit, move the batch on. */
+    private void ended(@Nullable StoredObject stored, @Nullable Throwable failure) {
+        Effects effects = new Effects();
+        boolean late;
+        engine.lock.lock();
+        try {
+            late = !claimEnd();
+            if (late) {
+                lateEnd(effects);
+                // Reported failed when it was given up on: whatever it stored now must go, whatever the policy.
+                engine.rollbacks.start(batch, index, stored, false, effects);
+                engine.dispatcher.dispatch(effects);
+                batch.checkSettled(effects);
+            }
+        } finally {
+            engine.lock.unlock();
+        }
+        effects.run();
+        if (late) {
+            return;
+        }
+        // Claimed: nobody else reports this attachment, and its batch cannot finish before it is recorded below.
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        UploadEvent event = batch.event(index);
+        Attempt.Cancel cancel = attempt.cancelled();
+        UploadResult result = outcome(event.attachment(), stored, failure, cancel);
+        if (result.isStored()) {
+            engine.listener.uploadSucceeded(event, result.storedObject().orElseThrow(), took);
+        } else if (attempt.started()) {
+            engine.listener.uploadFailed(event, result.failure().orElseThrow(), took);
+        } else {
+            engine.listener.uploadSkipped(event, result.failure().orElseThrow());
+        }
+        engine.lock.lock();
+        try {
+            engine.dispatcher.release(this);
+            recorded(result, cancel, effects);
+        } finally {
+            engine.lock.unlock();
+        }
+        effects.run();
+    }
+
+    /** Under the lock: the attachment's result is known; the batch moves on. */
+    private void recorded(UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
+        batch.record(result, cancel, effects);
+        batch.fill();
+        engine.dispatcher.dispatch(effects);
+        batch.checkDone(effects);
+    }
+
+    /**
+     * A cancelled call that failed because of the cancel ends as the cancel says (CANCELLED, or FAILED for a
+     * timeout), whatever the storage wrapped the interrupt in; one that failed for a reason of its own failed by
+     * itself. A failure that says the storage may hold the object stays a failure, so that the key is deleted before
+     * anything calls it empty.
+     */
+    private UploadResult outcome(Attachment attachment, @Nullable StoredObject stored, @Nullable Throwable failure,
+            Attempt.@Nullable Cancel cancel) {
+        if (failure == null && stored != null) {
+            return UploadResult.stored(index, attachment, stored);
+        }
+        Throwable own = failure != null ? Engine.unwrap(failure)
+                : new IllegalStateException("the storage returned no result");
+        if (cancel != null && (!attempt.started()
+                || !Engine.mayBeStored(own) && Engine.isCancellation(own, cancel.reason()))) {
+            return UploadResult.notStored(index, attachment, key, cancel.status(), cancel.reason());
+        }
+        return UploadResult.notStored(index, attachment, key, Status.FAILED, own);
+    }
+
+    @Override
+    void abandoned(Throwable reason) {
+        UploadEvent event = batch.event(index);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        engine.listener.uploadStuck(event);
+        engine.listener.uploadFailed(event, reason, took);
+        Effects effects = new Effects();
+        engine.lock.lock();
+        try {
+            recorded(UploadResult.notStored(index, event.attachment(), key, Status.FAILED, reason),
+                    attempt.cancelled(), effects);
+        } finally {
+            engine.lock.unlock();
+        }
+        effects.run();
+    }
+}
