@@ -48,7 +48,8 @@ public class BoundedUploadProperties implements Validator {
     /** The settings the core's rules may mention. */
     private static final List<String> SETTINGS = List.of("name", "maxConcurrentUploads",
             "maxConcurrentUploadsPerBatch", "maxAttachmentsPerBatch", "maxQueuedUploads", "maxBytesInFlight",
-            "maxAttachmentSize", "blockTimeout", "uploadTimeout", "batchTimeout", "shutdownGracePeriod");
+            "maxAttachmentSize", "blockTimeout", "uploadTimeout", "batchTimeout", "shutdownGracePeriod", "stopTimeout",
+            "rollbackDeadline");
     private static final Pattern SETTING = Pattern.compile("\\b(" + String.join("|", SETTINGS) + ")\\b");
 
     /**
@@ -122,6 +123,19 @@ public class BoundedUploadProperties implements Validator {
      * How long running batches may go on when the application stops, before they are cancelled.
      */
     private Duration shutdownGracePeriod = UploaderConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD;
+
+    /**
+     * How long a call to the storage may take to stop once cancelled (timeout, failed batch, shutdown), and how long
+     * one delete that undoes a failed batch may take. A call that has not stopped by then is given up: its
+     * attachment fails, its permit goes to other uploads, and what it stores later is deleted.
+     */
+    private Duration stopTimeout = UploaderConfig.DEFAULT_STOP_TIMEOUT;
+
+    /**
+     * How long the deletes that undo a failed batch are retried, with growing pauses, while the storage does not
+     * confirm them (an outage, throttling). What still cannot be deleted then is logged as an error and counted.
+     */
+    private Duration rollbackDeadline = UploaderConfig.DEFAULT_ROLLBACK_DEADLINE;
 
     /**
      * What a batch does when one of its attachments fails: 'all-or-nothing' stops it and deletes what it stored,
@@ -394,6 +408,44 @@ public class BoundedUploadProperties implements Validator {
     }
 
     /**
+     * How long a cancelled call to the storage may take to stop.
+     *
+     * @return the timeout
+     * @see UploaderConfig#stopTimeout()
+     */
+    public Duration getStopTimeout() {
+        return stopTimeout;
+    }
+
+    /**
+     * Sets how long a cancelled call to the storage may take to stop.
+     *
+     * @param stopTimeout the timeout
+     */
+    public void setStopTimeout(Duration stopTimeout) {
+        this.stopTimeout = stopTimeout;
+    }
+
+    /**
+     * How long the deletes that undo a failed batch are retried.
+     *
+     * @return the deadline
+     * @see UploaderConfig#rollbackDeadline()
+     */
+    public Duration getRollbackDeadline() {
+        return rollbackDeadline;
+    }
+
+    /**
+     * Sets how long the deletes that undo a failed batch are retried.
+     *
+     * @param rollbackDeadline the deadline
+     */
+    public void setRollbackDeadline(Duration rollbackDeadline) {
+        this.rollbackDeadline = rollbackDeadline;
+    }
+
+    /**
      * What a batch does when one of its attachments fails.
      *
      * @return the policy
@@ -570,6 +622,8 @@ public class BoundedUploadProperties implements Validator {
                 .uploadTimeout(uploadTimeout)
                 .batchTimeout(batchTimeout)
                 .shutdownGracePeriod(shutdownGracePeriod)
+                .stopTimeout(stopTimeout)
+                .rollbackDeadline(rollbackDeadline)
                 .failurePolicy(failurePolicy);
     }
 

@@ -69,6 +69,9 @@ final class UploaderHealth {
         details.put("bytesInFlight", stats.bytesInFlight());
         details.put("maxBytesInFlight", config.maxBytesInFlight());
         details.put("activeBatches", stats.activeBatches());
+        // Normally 0: deletes that undo failed batches and wait for the storage, and calls that did not stop.
+        details.put("pendingRollbacks", stats.pendingRollbacks());
+        details.put("stuckUploads", stats.stuckUploads());
         details.put("saturated", stats.queuedUploads() >= config.maxQueuedUploads());
         boolean up = !stats.closed();
         if (storageCheck != null) {

@@ -55,6 +55,7 @@ class BoundedUploadHealthAutoConfigurationTests {
                     .containsEntry("bytesInFlight", 0L)
                     .containsEntry("maxBytesInFlight", UploaderConfig.DEFAULT_MAX_BYTES_IN_FLIGHT)
                     .containsEntry("activeBatches", 0).containsEntry("saturated", false)
+                    .containsEntry("pendingRollbacks", 0).containsEntry("stuckUploads", 0)
                     .containsEntry("storage", root.toRealPath().toString()).doesNotContainKey("error");
             try (var files = Files.list(root)) {
                 assertThat(files).as("the write probe leaves nothing behind").isEmpty();

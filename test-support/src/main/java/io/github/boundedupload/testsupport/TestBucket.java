@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.paginators.ListObjectVersionsIterable;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -126,19 +127,33 @@ public final class TestBucket implements AutoCloseable {
         return uploads;
     }
 
-    /** Aborts incomplete uploads, deletes every object, then the bucket. */
+    /**
+     * Aborts incomplete uploads, deletes every object (every version, where the bucket keeps versions), then the
+     * bucket.
+     */
     @Override
     public void close() {
         for (MultipartUpload upload : incompleteUploads()) {
             client.abortMultipartUpload(b -> b.bucket(name).key(upload.key()).uploadId(upload.uploadId()));
         }
-        List<String> keys = keys();
-        for (int i = 0; i < keys.size(); i += 1000) {
-            List<ObjectIdentifier> batch = keys.subList(i, Math.min(keys.size(), i + 1000)).stream()
-                    .map(key -> ObjectIdentifier.builder().key(key).build()).toList();
+        // Versions and delete markers, not keys: deleting a key of a versioned bucket would only add a delete marker.
+        List<ObjectIdentifier> objects = new ArrayList<>();
+        ListObjectVersionsIterable versions = client.listObjectVersionsPaginator(b -> b.bucket(name));
+        versions.versions().forEach(v -> objects.add(identifier(v.key(), v.versionId())));
+        versions.deleteMarkers().forEach(m -> objects.add(identifier(m.key(), m.versionId())));
+        for (int i = 0; i < objects.size(); i += 1000) {
+            List<ObjectIdentifier> batch = objects.subList(i, Math.min(objects.size(), i + 1000));
             client.deleteObjects(b -> b.bucket(name).delete(d -> d.objects(batch).quiet(true)));
         }
         client.deleteBucket(b -> b.bucket(name));
+    }
+
+    private static ObjectIdentifier identifier(String key, String versionId) {
+        ObjectIdentifier.Builder identifier = ObjectIdentifier.builder().key(key);
+        if (versionId != null && !versionId.equals("null")) {
+            identifier.versionId(versionId); // "null": the object of a bucket that never kept versions
+        }
+        return identifier.build();
     }
 
     @Override
