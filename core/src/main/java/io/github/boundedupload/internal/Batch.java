@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One batch: its checked input, a cursor that offers at most {@code maxConcurrentUploadsPerBatch} uploads at a time
  * to the {@link Dispatcher}, every attachment's result, and the failure policy: under
- * {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the batch and rolls it back.
+ * {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the batch and rolls it back ({@link Policy}).
  *
  * <p>A batch <em>finishes</em> (its future completes) when every attachment has a result and the first try of each
  * rollback delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
@@ -184,7 +184,7 @@ final class Batch {
         }
         if (rollback && Engine.mustDelete(result)) {
             engine.rollbacks.start(this, index, result.storedObject().orElse(null), true, effects);
-        } else if (real && engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING && !stopped) {
+        } else if (real && engine.policy.stopsOnFailure() && !stopped) {
             CancellationException reason = new CancellationException("cancelled because #" + index + " "
                     + Names.quote(result.attachment().fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
@@ -251,7 +251,7 @@ final class Batch {
 
     private void complete(BatchResult result, @Nullable Throwable cause) {
         engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
-        if (engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING && !result.allStored()) {
+        if (engine.policy.fails(result)) {
             done.completeExceptionally(new BatchFailedException(engine.name, result, cause));
         } else {
             done.complete(result);
@@ -267,7 +267,7 @@ final class Batch {
         try {
             stop(i -> new UploadTimeoutException("#" + i + " " + Names.quote(attachments.get(i).fileName())
                             + " did not finish within the batch timeout of " + engine.config.batchTimeout()),
-                    Status.FAILED, engine.config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING, effects);
+                    Status.FAILED, engine.policy.rollsBackWhenStopped(), effects);
         } finally {
             engine.lock.unlock();
         }

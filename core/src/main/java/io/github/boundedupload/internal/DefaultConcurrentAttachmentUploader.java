@@ -3,8 +3,6 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
-import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderClosedException;
@@ -24,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * The uploader: admission and shutdown. All waiting is data, not threads: a {@link Batch} offers a window of its
+ * The uploader's face: submission and shutdown. All waiting is data, not threads: a {@link Batch} offers a window of its
  * attachments to the {@link Dispatcher}'s FIFO queue, a {@link Call} leaves it when a permit (and its bytes) is free
  * and only then takes a thread; {@link Rollbacks} undoes failed batches until the storage confirms. The flow and the
  * file that owns each step are drawn in {@code docs/design.md}.
@@ -34,10 +32,12 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private static final BatchResult EMPTY = new BatchResult(List.of());
 
     private final Engine engine;
+    private final Admission admission;
     private final AtomicLong batchIds = new AtomicLong();
 
     public DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
         this.engine = new Engine(Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(config, "config"));
+        this.admission = Admission.of(engine);
         engine.listener.uploaderCreated(this, engine.executor);
     }
 
@@ -119,20 +119,15 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         UploaderSaturatedException rejected = null;
         engine.lock.lock();
         try {
-            boolean callerRuns = false;
-            if (!engine.closed && !fits(size)) {
-                RejectionPolicy policy = engine.config.rejectionPolicy();
-                callerRuns = policy == RejectionPolicy.CALLER_RUNS;
-                if (!callerRuns && (policy == RejectionPolicy.ABORT || !awaitSpace(size, submitted))) {
-                    rejected = new UploaderSaturatedException(engine.name, size, engine.queued,
-                            engine.config.maxQueuedUploads(), policy);
-                }
-            }
+            Admission.Verdict verdict = admission.admit(size, submitted);
             if (engine.closed) {
                 throw new UploaderClosedException(engine.name, "it takes no new batch");
             }
-            if (rejected == null) {
-                batch = new Batch(engine, event, checked, context, submitted, callerRuns);
+            if (verdict == Admission.Verdict.REFUSED) {
+                rejected = new UploaderSaturatedException(engine.name, size, engine.queued,
+                        engine.config.maxQueuedUploads(), engine.config.rejectionPolicy());
+            } else {
+                batch = new Batch(engine, event, checked, context, submitted, verdict == Admission.Verdict.ON_CALLER);
                 batch.admit(effects);
             }
         } finally {
@@ -148,22 +143,6 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             batch.drainOnCaller();
         }
         return batch;
-    }
-
-    private boolean fits(int size) {
-        return engine.queued + size <= engine.config.maxQueuedUploads();
-    }
-
-    /** Waits for queue space under {@link RejectionPolicy#BLOCK}; {@code false} when it did not come in time. */
-    private boolean awaitSpace(int size, long submitted) {
-        long deadline = submitted + Math.min(engine.config.blockTimeout().toNanos(),
-                engine.config.batchTimeout().toNanos());
-        try {
-            return awaitLocked(() -> fits(size) || engine.closed, deadline);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UploadException("interrupted while waiting for queue space; nothing was started", e);
-        }
     }
 
     // ---- shutdown -------------------------------------------------------------------------------------------
@@ -198,7 +177,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             try {
                 for (Batch batch : new ArrayList<>(engine.running)) {
                     batch.stop(i -> reason, Status.CANCELLED,
-                            config.failurePolicy() == FailurePolicy.ALL_OR_NOTHING, effects);
+                            engine.policy.rollsBackWhenStopped(), effects);
                 }
             } finally {
                 engine.lock.unlock();

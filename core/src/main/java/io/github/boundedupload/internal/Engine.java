@@ -42,6 +42,7 @@ final class Engine {
     /** Signalled when queue space frees up, a batch finishes or a rollback settles. */
     final Condition changed = lock.newCondition();
     final Dispatcher dispatcher;
+    final Policy policy;
     final Rollbacks rollbacks = new Rollbacks(this);
     // Guarded by lock:
     /** Batches admitted and not yet finished. */
@@ -63,6 +64,7 @@ final class Engine {
         this.executor = config.executor().orElse(ownExecutor);
         this.timeouts = new Timeouts(threads.timer(config));
         this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.maxBytesInFlight());
+        this.policy = Policy.of(config.failurePolicy());
     }
 
     /** A call was given up on ({@code +1}) or returned after all ({@code -1}): the own pool grows or shrinks. */
