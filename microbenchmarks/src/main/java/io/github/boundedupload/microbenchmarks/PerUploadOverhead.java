@@ -1,0 +1,125 @@
+package io.github.boundedupload.microbenchmarks;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the uploader itself costs per upload: a batch of N attachments to a storage that does nothing, through the
+ * uploader, against the same N no-op calls as bare {@code CompletableFuture.supplyAsync} on the same executor (what
+ * source 000 does by hand). Time per batch; divide by {@code batchSize} for the cost per upload. Run with
+ * {@code -prof gc} for allocation ({@code gc.alloc.rate.norm}, bytes per batch).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class PerUploadOverhead {
+
+    /** Attachments per batch. */
+    @Param({"1", "10", "100", "1000", "10000", "100000"})
+    public int batchSize;
+
+    /** The executor both run on: a pool of platform threads, or virtual threads (Java 21+). */
+    @Param({"platform", "virtual"})
+    public String executor;
+
+    private ExecutorService pool;
+    private ConcurrentAttachmentUploader uploader;
+    private List<Attachment> batch;
+
+    /** A storage that stores nothing and answers at once: only the uploader's own work is measured. */
+    static final class NoOpStorage implements FileUploader {
+        @Override
+        public StoredObject upload(UploadRequest request) {
+            return StoredObject.builder(request.key(), request.contentLength().orElse(0)).build();
+        }
+
+        @Override
+        public void delete(String key) {
+        }
+    }
+
+    private static final NoOpStorage STORAGE = new NoOpStorage();
+    private static final byte[] CONTENT = new byte[16];
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        pool = executor.equals("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
+        uploader = ConcurrentAttachmentUploader.create(STORAGE, UploaderConfig.builder()
+                .name("jmh").executor(pool)
+                .maxConcurrentUploads(64).maxConcurrentUploadsPerBatch(64)
+                .maxAttachmentsPerBatch(100_000).maxQueuedUploads(100_000)
+                .failurePolicy(FailurePolicy.COLLECT)
+                .contextPropagator(ContextPropagator.none())
+                .build());
+        // Explicit keys: the key strategy (a UUID and a date per attachment) is not the engine's cost.
+        batch = new ArrayList<>(batchSize);
+        for (int i = 0; i < batchSize; i++) {
+            batch.add(Attachment.builder("f" + i + ".bin", io.github.boundedupload.AttachmentContent.ofBytes(CONTENT))
+                    .key("jmh/" + i).build());
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        uploader.close();
+        pool.shutdownNow();
+    }
+
+    @Benchmark
+    public BatchResult uploader() {
+        return uploader.uploadAll(batch);
+    }
+
+    @Benchmark
+    public Object bareCompletableFutures() {
+        @SuppressWarnings("unchecked")
+        CompletableFuture<StoredObject>[] futures = new CompletableFuture[batchSize];
+        for (int i = 0; i < batchSize; i++) {
+            UploadRequest request = UploadRequest.of(batch.get(i).key().orElseThrow(), batch.get(i));
+            futures[i] = CompletableFuture.supplyAsync(() -> STORAGE.upload(request), pool);
+        }
+        CompletableFuture.allOf(futures).join();
+        return futures;
+    }
+
+    /** {@code Executors.newVirtualThreadPerTaskExecutor()}, compiled for Java 17. */
+    private static ExecutorService virtualThreads() {
+        try {
+            return (ExecutorService) MethodHandles.publicLookup().findStatic(Executors.class,
+                    "newVirtualThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class)).invoke();
+        } catch (Throwable e) {
+            throw new IllegalStateException("virtual threads need Java 21 or later", e);
+        }
+    }
+}
