@@ -16,9 +16,7 @@ import io.github.boundedupload.spi.UploadEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -56,7 +54,9 @@ final class Batch {
     // Guarded by the engine's lock:
     private final UploadResult[] results;
     private final Attempt.@Nullable Cancel[] cancels;
-    private final Map<Integer, UploadCall> live = new HashMap<>();
+    /** The calls of attachments offered to the dispatcher and not yet ended, by index; {@link #liveCount} of them. */
+    private final @Nullable UploadCall[] live;
+    private int liveCount;
     private int next;
     private int open;
     /** First tries of rollback deletes the batch waits for before it finishes. */
@@ -69,7 +69,9 @@ final class Batch {
     private boolean settled;
     /** The attachment whose failure stopped the batch (or failed first): its failure is the exception's cause. */
     private int firstFailure = -1;
-    private Runnable cancelDeadline = () -> { };
+    /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
+    private final long deadline;
+    private boolean deadlineFired;
 
     Batch(Engine engine, BatchEvent event, BatchCheck checked, ContextPropagator.Captured context, long submitted,
             boolean callerRuns) {
@@ -81,6 +83,7 @@ final class Batch {
         this.size = attachments.size();
         this.results = new UploadResult[size];
         this.cancels = new Attempt.Cancel[size];
+        this.live = new UploadCall[size];
         this.context = context;
         this.submitted = submitted;
         this.callerRuns = callerRuns;
@@ -88,6 +91,7 @@ final class Batch {
         this.window = callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch();
         this.callerQueue = callerRuns ? new LinkedBlockingQueue<>() : null;
         this.runOn = callerRuns ? callerQueue::add : engine.executor;
+        this.deadline = submitted + engine.config.batchTimeout().toNanos();
     }
 
     UploadEvent event(int index) {
@@ -99,6 +103,17 @@ final class Batch {
         return finished;
     }
 
+    /** The calls offered and not ended: a new list. */
+    List<UploadCall> liveCalls() {
+        List<UploadCall> calls = new ArrayList<>(liveCount);
+        for (int i = 0; i < next && calls.size() < liveCount; i++) {
+            if (live[i] != null) {
+                calls.add(live[i]);
+            }
+        }
+        return calls;
+    }
+
     /** Admits the batch: its uploads are queued, its deadline runs. */
     void admit(Effects effects) {
         engine.running.add(this);
@@ -106,8 +121,7 @@ final class Batch {
             engine.queued += size;
         }
         effects.add(() -> Engine.inContext(context, () -> engine.listener.batchStarted(event)));
-        long left = submitted + engine.config.batchTimeout().toNanos() - System.nanoTime();
-        cancelDeadline = engine.timeouts.schedule(left, this::deadlinePassed);
+        engine.sweep.start();
         fill();
         engine.dispatcher.dispatch(effects);
     }
@@ -118,7 +132,8 @@ final class Batch {
             int index = next++;
             UploadCall call = new UploadCall(engine, this, index);
             open++;
-            live.put(index, call);
+            live[index] = call;
+            liveCount++;
             engine.dispatcher.enqueue(call);
         }
     }
@@ -137,14 +152,15 @@ final class Batch {
                 skip(i, reasons.apply(i), status, effects);
             }
             next = size;
-            for (UploadCall call : new ArrayList<>(live.values())) {
+            for (UploadCall call : liveCalls()) {
                 Throwable reason = reasons.apply(call.index);
                 if (call.permit || call.abandoned) {
                     effects.add(() -> call.cancel(reason, status));
                 } else {
                     engine.dispatcher.remove(call);
                     open--;
-                    live.remove(call.index);
+                    live[call.index] = null;
+                    liveCount--;
                     skip(call.index, reason, status, effects);
                 }
             }
@@ -176,7 +192,10 @@ final class Batch {
         results[index] = result;
         cancels[index] = cancel;
         open--;
-        live.remove(index);
+        if (live[index] != null) {
+            live[index] = null;
+            liveCount--;
+        }
         // A failure because the batch was stopped (not a timeout of its own) is not a real failure.
         boolean real = result.status() == Status.FAILED && (cancel == null || cancel.status() == Status.FAILED);
         if (real && firstFailure < 0) {
@@ -225,12 +244,11 @@ final class Batch {
 
     /** Finishes the batch once every attachment has a result and no awaited delete runs. */
     void checkDone(Effects effects) {
-        if (finished || awaitedDeletes > 0 || next < size || !live.isEmpty()) {
+        if (finished || awaitedDeletes > 0 || next < size || liveCount > 0) {
             return;
         }
         finished = true;
         engine.running.remove(this);
-        cancelDeadline.run();
         engine.changed.signalAll();
         BatchResult result = new BatchResult(Arrays.asList(results.clone()));
         Throwable cause = firstFailure < 0 ? null : results[firstFailure].failure().orElse(null);
@@ -261,7 +279,16 @@ final class Batch {
         }
     }
 
-    private void deadlinePassed() {
+    /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */
+    boolean deadlinePassed(long now) {
+        if (!deadlineFired && now - deadline >= 0) {
+            deadlineFired = true;
+            return true;
+        }
+        return false;
+    }
+
+    void deadlinePassed() {
         Effects effects = new Effects();
         engine.lock.lock();
         try {

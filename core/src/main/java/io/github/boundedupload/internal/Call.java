@@ -5,6 +5,7 @@ import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,12 +24,18 @@ abstract class Call implements Runnable {
     final String key;
     final long weight;
     final Attempt attempt = new Attempt();
+    private static final AtomicIntegerFieldUpdater<Call> ENDED =
+            AtomicIntegerFieldUpdater.newUpdater(Call.class, "ended");
+
     // Guarded by the engine's lock:
     /** Holds a permit (and its bytes) of the dispatcher. */
     boolean permit;
-    /** Its end was seen (or it was given up on): nothing reports it again. */
-    boolean ended;
     boolean abandoned;
+    /** Neighbours in the dispatcher's list of calls holding a permit. */
+    @Nullable Call previousRunning;
+    @Nullable Call nextRunning;
+    /** 1 once its end was claimed (or it was given up on): nothing reports it again. */
+    private volatile int ended;
     /** Set on the thread that runs it. */
     volatile long started;
     private volatile Runnable stopTimer = NOTHING;
@@ -83,14 +90,13 @@ abstract class Call implements Runnable {
     }
 
     /**
-     * Claims the call's end, under the lock: returns {@code false} when it was given up on already (the caller then
-     * handles a late end) and makes a later {@link #abandon()} do nothing.
+     * Claims the call's end, without the lock: returns {@code false} when it was given up on already (the caller then
+     * handles a late end, under the lock, which it gets only after {@link #abandon()} is through) and makes a later
+     * {@link #abandon()} do nothing.
      */
     final boolean claimEnd() {
         stopTimer.run();
-        boolean first = !ended;
-        ended = true;
-        return first;
+        return ENDED.compareAndSet(this, 0, 1);
     }
 
     /**
@@ -101,19 +107,16 @@ abstract class Call implements Runnable {
         Effects effects = new Effects();
         engine.lock.lock();
         try {
-            if (ended) {
+            if (!ENDED.compareAndSet(this, 0, 1)) {
                 return;
             }
-            ended = true;
             abandoned = true;
             engine.stuck++;
             if (engine.stuck <= engine.config.maxConcurrentUploads()) {
                 engine.dispatcher.release(this);
                 // The thread is still busy: the own pool gets one more, so that the freed permit has a thread.
                 effects.add(() -> engine.resizePool(1));
-            } else {
-                engine.dispatcher.detach(this);
-            }
+            } // else it keeps its permit until it returns: as many calls as there are permits are stuck already
             batch.background++;
             engine.dispatcher.dispatch(effects);
         } finally {

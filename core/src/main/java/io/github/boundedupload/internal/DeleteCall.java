@@ -58,9 +58,10 @@ final class DeleteCall extends Call {
 
     private void ended(@Nullable Throwable failure) {
         Effects effects = new Effects();
+        boolean claimed = claimEnd();
         engine.lock.lock();
         try {
-            if (!claimEnd()) {
+            if (!claimed) {
                 lateEnd(effects); // its try was already counted as failed when it was given up on
                 batch.checkSettled(effects);
             } else {

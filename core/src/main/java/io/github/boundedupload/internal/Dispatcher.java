@@ -2,11 +2,11 @@ package io.github.boundedupload.internal;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Which call to the storage runs next: one FIFO queue for every batch, a call leaving it when a permit (and its bytes)
@@ -26,7 +26,8 @@ final class Dispatcher {
     private final ArrayDeque<Call> ready = new ArrayDeque<>();
     private final Map<String, Batch> writers = new HashMap<>();
     private final Map<String, ArrayDeque<Call>> waiting = new HashMap<>();
-    private final Set<Call> running = new LinkedHashSet<>();
+    /** The calls holding a permit, as an intrusive list (no allocation per call). */
+    private @Nullable Call firstRunning;
     private int inFlight;
     private long bytesInFlight;
 
@@ -80,9 +81,9 @@ final class Dispatcher {
                 writers.put(call.key, call.batch);
             }
             call.permit = true;
+            link(call);
             inFlight++;
             bytesInFlight += call.weight;
-            running.add(call);
             call.dispatched();
             effects.add(call::start);
         }
@@ -92,20 +93,45 @@ final class Dispatcher {
     void release(Call call) {
         if (call.permit) {
             call.permit = false;
+            unlink(call);
             inFlight--;
             bytesInFlight -= call.weight;
         }
-        running.remove(call);
     }
 
-    /** A call given up on that keeps its permit (too many are stuck already) until it returns. */
-    void detach(Call call) {
-        running.remove(call);
+    /** Every call that holds a permit now. */
+    void forEachRunning(Consumer<Call> action) {
+        for (Call call = firstRunning; call != null; call = call.nextRunning) {
+            action.accept(call);
+        }
     }
 
-    /** Calls started and not yet ended or given up on. */
     List<Call> running() {
-        return new ArrayList<>(running);
+        List<Call> calls = new ArrayList<>(inFlight);
+        forEachRunning(calls::add);
+        return calls;
+    }
+
+    private void link(Call call) {
+        call.nextRunning = firstRunning;
+        call.previousRunning = null;
+        if (firstRunning != null) {
+            firstRunning.previousRunning = call;
+        }
+        firstRunning = call;
+    }
+
+    private void unlink(Call call) {
+        if (call.previousRunning != null) {
+            call.previousRunning.nextRunning = call.nextRunning;
+        } else {
+            firstRunning = call.nextRunning;
+        }
+        if (call.nextRunning != null) {
+            call.nextRunning.previousRunning = call.previousRunning;
+        }
+        call.previousRunning = null;
+        call.nextRunning = null;
     }
 
     /** The batch is settled: its keys are free, and calls of other batches waiting for them go first. */

@@ -43,6 +43,7 @@ final class Engine {
     final Condition changed = lock.newCondition();
     final Dispatcher dispatcher;
     final Policy policy;
+    final Sweep sweep;
     final Rollbacks rollbacks = new Rollbacks(this);
     // Guarded by lock:
     /** Batches admitted and not yet finished. */
@@ -65,6 +66,7 @@ final class Engine {
         this.timeouts = new Timeouts(threads.timer(config));
         this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.maxBytesInFlight());
         this.policy = Policy.of(config.failurePolicy());
+        this.sweep = new Sweep(this);
     }
 
     /** A call was given up on ({@code +1}) or returned after all ({@code -1}): the own pool grows or shrinks. */

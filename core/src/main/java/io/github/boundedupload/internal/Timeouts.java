@@ -6,8 +6,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every timer of one uploader, on one thread: batch deadlines, upload timeouts, stop timeouts and the pauses between
- * tries of a delete (Failsafe's {@code TimeoutExecutor} is the model: one owner for every timeout).
+ * Every timer of one uploader, on one thread (Failsafe's {@code TimeoutExecutor} is the model: one owner for every
+ * timeout): the {@link Sweep} of batch deadlines and upload timeouts, and, for the rare paths, stop timeouts and the
+ * pauses between tries of a delete.
  */
 final class Timeouts {
 
@@ -35,6 +36,22 @@ final class Timeouts {
         } catch (RejectedExecutionException e) {
             action.run();
             return () -> { };
+        }
+    }
+
+    /** Runs the action every {@code periodNanos} (after each run ends), until the returned canceller runs. */
+    Runnable every(long periodNanos, Runnable action) {
+        try {
+            ScheduledFuture<?> scheduled = timer.scheduleWithFixedDelay(() -> {
+                try {
+                    action.run();
+                } catch (RuntimeException | Error e) {
+                    Engine.LOG.error("internal error in bounded-upload's timer; please report it", e);
+                }
+            }, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+            return () -> scheduled.cancel(false);
+        } catch (RejectedExecutionException e) {
+            return () -> { }; // closed: nothing runs any more that could time out
         }
     }
 

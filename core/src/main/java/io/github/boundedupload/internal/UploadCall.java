@@ -16,8 +16,38 @@ import org.jspecify.annotations.Nullable;
 /** The upload of one attachment, and how its end becomes the attachment's {@link UploadResult}. */
 final class UploadCall extends Call {
 
+    /** Made once, on first use (an immutable value: a race only makes it twice). */
+    private @Nullable UploadEvent event;
+    /** When its upload timeout passes (System.nanoTime), once it runs; 0 before, and once it fired. */
+    private volatile long timeoutAt;
+
     UploadCall(Engine engine, Batch batch, int index) {
         super(engine, batch, index, batch.weights[index]);
+    }
+
+    /** Under the lock, for the {@link Sweep}: whether the upload timeout has passed (true once). */
+    boolean timedOut(long now) {
+        long at = timeoutAt;
+        if (at != 0 && now - at >= 0) {
+            timeoutAt = 0;
+            return true;
+        }
+        return false;
+    }
+
+    /** The upload timeout passed: the call is interrupted (or its storage told to stop) and fails. */
+    void timeout() {
+        cancel(new UploadTimeoutException(describe() + " did not finish within the upload timeout of "
+                + engine.config.uploadTimeout()), Status.FAILED);
+    }
+
+    private UploadEvent event() {
+        UploadEvent made = event;
+        if (made == null) {
+            made = batch.event(index);
+            event = made;
+        }
+        return made;
     }
 
     @Override
@@ -48,7 +78,7 @@ final class UploadCall extends Call {
 
     @Override
     void call() {
-        UploadEvent event = batch.event(index);
+        UploadEvent event = event();
         Duration queuedFor = Duration.ofNanos(started - batch.submitted);
         long left = batch.submitted + engine.config.batchTimeout().toNanos() - started;
         Duration uploadTimeout = engine.config.uploadTimeout();
@@ -58,40 +88,31 @@ final class UploadCall extends Call {
                 .maxBytes(engine.config.maxAttachmentSize())
                 .cancellation(attempt.signal())
                 .build();
-        Runnable cancelTimeout = engine.timeouts.schedule(uploadTimeout.toNanos(), () -> cancel(
-                new UploadTimeoutException(describe() + " did not finish within the upload timeout of "
-                        + uploadTimeout), Status.FAILED));
+        timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
         engine.storage.upload(request, attempt, () -> engine.listener.uploadStarted(event, queuedFor))
-                .whenComplete((stored, failure) -> {
-                    cancelTimeout.run();
-                    Engine.inContext(batch.context, () -> ended(stored, failure));
-                });
+                .whenComplete((stored, failure) -> Engine.inContext(batch.context, () -> ended(stored, failure)));
     }
 
     /** The storage answered (or the call never ran): report the attachment, free the permit, move the batch on. */
     private void ended(@Nullable StoredObject stored, @Nullable Throwable failure) {
         Effects effects = new Effects();
-        boolean late;
-        engine.lock.lock();
-        try {
-            late = !claimEnd();
-            if (late) {
+        if (!claimEnd()) {
+            engine.lock.lock();
+            try {
                 lateEnd(effects);
                 // Reported failed when it was given up on: whatever it stored now must go, whatever the policy.
                 engine.rollbacks.start(batch, index, stored, false, effects);
                 engine.dispatcher.dispatch(effects);
                 batch.checkSettled(effects);
+            } finally {
+                engine.lock.unlock();
             }
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
-        if (late) {
+            effects.run();
             return;
         }
         // Claimed: nobody else reports this attachment, and its batch cannot finish before it is recorded below.
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        UploadEvent event = batch.event(index);
+        UploadEvent event = event();
         Attempt.Cancel cancel = attempt.cancelled();
         UploadResult result = outcome(event.attachment(), stored, failure, cancel);
         if (result.isStored()) {
@@ -141,7 +162,7 @@ final class UploadCall extends Call {
 
     @Override
     void abandoned(Throwable reason) {
-        UploadEvent event = batch.event(index);
+        UploadEvent event = event();
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         engine.listener.uploadStuck(event);
         engine.listener.uploadFailed(event, reason, took);

@@ -34,7 +34,8 @@ public final class UploadRequest {
 
     private final String key;
     private final Attachment attachment;
-    private final String contentType;
+    /** Worked out when first asked for: a storage that does not need it (or a test) does not pay for it. */
+    private volatile @Nullable String contentType;
     private final @Nullable Duration timeout;
     private final LongConsumer progress;
     private final long maxBytes;
@@ -43,8 +44,6 @@ public final class UploadRequest {
     private UploadRequest(Builder builder) {
         this.key = builder.key;
         this.attachment = builder.attachment;
-        this.contentType = builder.attachment.contentType().orElseGet(
-                () -> ContentTypes.fromFileName(builder.attachment.fileName()));
         this.timeout = builder.timeout;
         this.progress = builder.progress;
         this.maxBytes = builder.maxBytes;
@@ -108,7 +107,12 @@ public final class UploadRequest {
      * @return the content type
      */
     public String contentType() {
-        return contentType;
+        String type = contentType;
+        if (type == null) {
+            type = attachment.contentType().orElseGet(() -> ContentTypes.fromFileName(attachment.fileName()));
+            contentType = type;
+        }
+        return type;
     }
 
     /**
