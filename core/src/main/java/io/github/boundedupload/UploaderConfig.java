@@ -221,7 +221,9 @@ public final class UploaderConfig {
     }
 
     /**
-     * How long one upload may run before it is interrupted and fails with an {@link UploadTimeoutException}.
+     * How long one upload may run before it is interrupted and fails with an {@link UploadTimeoutException}. Upload
+     * and batch timeouts are checked every twentieth of the shorter of the two (at most every second), so they fire
+     * up to that much late.
      *
      * @return the timeout
      */
