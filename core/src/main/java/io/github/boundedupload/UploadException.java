@@ -55,4 +55,16 @@ public class UploadException extends RuntimeException {
     public boolean isCancellation() {
         return false;
     }
+
+    /**
+     * Whether the failure says the storage is overloaded: it asked to slow down (S3's 503 {@code SlowDown}), did not
+     * answer in time, or dropped the connection. An adaptive {@link io.github.boundedupload.spi.ConcurrencyLimit}
+     * lowers the number of uploads in flight on such failures. Storage implementations that can tell override this;
+     * the uploader counts its own timeouts by itself.
+     *
+     * @return {@code false} here
+     */
+    public boolean isThrottling() {
+        return false;
+    }
 }

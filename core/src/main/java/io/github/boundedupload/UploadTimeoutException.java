@@ -29,4 +29,14 @@ public class UploadTimeoutException extends UploadException {
     protected UploadTimeoutException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * A timeout says the storage did not keep up.
+     *
+     * @return {@code true}
+     */
+    @Override
+    public boolean isThrottling() {
+        return true;
+    }
 }

@@ -1,5 +1,6 @@
 package io.github.boundedupload;
 
+import io.github.boundedupload.spi.ConcurrencyLimit;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadListener;
 import java.time.Duration;
@@ -83,6 +84,7 @@ public final class UploaderConfig {
     private final ContextPropagator contextPropagator;
     private final List<UploadListener> listeners;
     private final KeyStrategy keyStrategy;
+    private final @Nullable ConcurrencyLimit concurrencyLimit;
 
     private UploaderConfig(Builder b) {
         this.name = b.name;
@@ -105,6 +107,7 @@ public final class UploaderConfig {
         this.contextPropagator = b.contextPropagator;
         this.listeners = List.copyOf(b.listeners);
         this.keyStrategy = b.keyStrategy;
+        this.concurrencyLimit = b.concurrencyLimit;
     }
 
     /**
@@ -334,6 +337,16 @@ public final class UploaderConfig {
         return keyStrategy;
     }
 
+    /**
+     * The adaptive limit of uploads in flight, under {@link #maxConcurrentUploads()}, if one is set: the number of
+     * uploads in flight then follows how the storage answers.
+     *
+     * @return the limit, or empty for the fixed {@link #maxConcurrentUploads()}
+     */
+    public Optional<ConcurrencyLimit> concurrencyLimit() {
+        return Optional.ofNullable(concurrencyLimit);
+    }
+
     @Override
     public String toString() {
         return "UploaderConfig[name=" + name + ", maxConcurrentUploads=" + maxConcurrentUploads
@@ -344,7 +357,8 @@ public final class UploaderConfig {
                 + ", uploadTimeout=" + uploadTimeout + ", batchTimeout=" + batchTimeout
                 + ", shutdownGracePeriod=" + shutdownGracePeriod + ", stopTimeout=" + stopTimeout
                 + ", rollbackDeadline=" + rollbackDeadline + ", failurePolicy=" + failurePolicy
-                + ", executor=" + (executor == null ? executorType : "supplied") + "]";
+                + ", executor=" + (executor == null ? executorType : "supplied")
+                + (concurrencyLimit == null ? "" : ", concurrencyLimit=" + concurrencyLimit) + "]";
     }
 
     /**
@@ -372,6 +386,7 @@ public final class UploaderConfig {
         private ContextPropagator contextPropagator = ContextPropagator.mdc();
         private final List<UploadListener> listeners = new ArrayList<>();
         private KeyStrategy keyStrategy = KeyStrategy.datedUuid("");
+        private @Nullable ConcurrencyLimit concurrencyLimit;
 
         private Builder() {
         }
@@ -397,6 +412,7 @@ public final class UploaderConfig {
             contextPropagator = c.contextPropagator;
             listeners.addAll(c.listeners);
             keyStrategy = c.keyStrategy;
+            concurrencyLimit = c.concurrencyLimit;
         }
 
         /**
@@ -617,6 +633,18 @@ public final class UploaderConfig {
          */
         public Builder keyStrategy(KeyStrategy strategy) {
             this.keyStrategy = Objects.requireNonNull(strategy, "strategy");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#concurrencyLimit()}, such as
+         * {@code io.github.boundedupload.limits.AdaptiveConcurrency.vegas(8, 64)}.
+         *
+         * @param limit the adaptive limit, or {@code null} for the fixed {@code maxConcurrentUploads}
+         * @return this builder
+         */
+        public Builder concurrencyLimit(@Nullable ConcurrencyLimit limit) {
+            this.concurrencyLimit = limit;
             return this;
         }
 

@@ -12,9 +12,28 @@ package io.github.boundedupload;
  *        {@link UploaderConfig#rollbackDeadline()}); normally 0
  * @param stuckUploads calls to the storage that did not stop within {@link UploaderConfig#stopTimeout()} after
  *        they were cancelled and still hold a thread (or a request); normally 0
+ * @param concurrencyLimit the number of uploads that may be in flight now: what the adaptive
+ *        {@link UploaderConfig#concurrencyLimit()} allows, at most {@link UploaderConfig#maxConcurrentUploads()};
+ *        that maximum when no adaptive limit is set (0 in snapshots made with the shorter constructors)
  */
 public record UploaderStats(int inFlightUploads, int queuedUploads, long bytesInFlight, int activeBatches,
-        boolean closed, int pendingRollbacks, int stuckUploads) {
+        boolean closed, int pendingRollbacks, int stuckUploads, int concurrencyLimit) {
+
+    /**
+     * A snapshot whose concurrency limit is not adaptive (it is {@code maxConcurrentUploads}, given as 0 here).
+     *
+     * @param inFlightUploads uploads (and undo deletes) running now
+     * @param queuedUploads uploads admitted and not yet started, and deletes waiting to be tried again
+     * @param bytesInFlight bytes counted against {@link UploaderConfig#maxBytesInFlight()} now
+     * @param activeBatches batches admitted and not yet finished
+     * @param closed whether the uploader has been closed
+     * @param pendingRollbacks deletes that undo failed batches, not yet confirmed
+     * @param stuckUploads calls that did not stop within the stop timeout and have not returned
+     */
+    public UploaderStats(int inFlightUploads, int queuedUploads, long bytesInFlight, int activeBatches,
+            boolean closed, int pendingRollbacks, int stuckUploads) {
+        this(inFlightUploads, queuedUploads, bytesInFlight, activeBatches, closed, pendingRollbacks, stuckUploads, 0);
+    }
 
     /**
      * A snapshot with no pending rollbacks and no stuck uploads.
@@ -27,6 +46,6 @@ public record UploaderStats(int inFlightUploads, int queuedUploads, long bytesIn
      */
     public UploaderStats(int inFlightUploads, int queuedUploads, long bytesInFlight, int activeBatches,
             boolean closed) {
-        this(inFlightUploads, queuedUploads, bytesInFlight, activeBatches, closed, 0, 0);
+        this(inFlightUploads, queuedUploads, bytesInFlight, activeBatches, closed, 0, 0, 0);
     }
 }

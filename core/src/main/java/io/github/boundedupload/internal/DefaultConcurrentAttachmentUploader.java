@@ -95,7 +95,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         try {
             return new UploaderStats(engine.dispatcher.inFlight(), engine.queued,
                     engine.dispatcher.bytesInFlight(), engine.running.size(), engine.closed,
-                    engine.rollbacks.pending(), engine.stuck);
+                    engine.rollbacks.pending(), engine.stuck, engine.dispatcher.limit());
         } finally {
             engine.lock.unlock();
         }

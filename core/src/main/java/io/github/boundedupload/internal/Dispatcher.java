@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import io.github.boundedupload.spi.ConcurrencyLimit;
 import org.jspecify.annotations.Nullable;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.Map;
 final class Dispatcher {
 
     private final int maxInFlight;
+    private final @Nullable ConcurrencyLimit adaptive;
     private final long maxBytesInFlight;
     private final ArrayDeque<Call> ready = new ArrayDeque<>();
     private final Map<String, Batch> writers = new HashMap<>();
@@ -29,15 +31,27 @@ final class Dispatcher {
     /** The calls holding a permit, as an intrusive list (no allocation per call). */
     private @Nullable Call firstRunning;
     private int inFlight;
+    private volatile int inFlightVolatile;
     private long bytesInFlight;
 
-    Dispatcher(int maxInFlight, long maxBytesInFlight) {
+    Dispatcher(int maxInFlight, @Nullable ConcurrencyLimit adaptive, long maxBytesInFlight) {
         this.maxInFlight = maxInFlight;
+        this.adaptive = adaptive;
         this.maxBytesInFlight = maxBytesInFlight;
+    }
+
+    /** The permits there are now: the configured maximum, or less when an adaptive limit says so. */
+    int limit() {
+        return adaptive == null ? maxInFlight : Math.min(maxInFlight, Math.max(1, adaptive.limit()));
     }
 
     int inFlight() {
         return inFlight;
+    }
+
+    /** {@link #inFlight()} read without the lock, for samples (a racy count is good enough there). */
+    int inFlightNow() {
+        return inFlightVolatile;
     }
 
     long bytesInFlight() {
@@ -65,7 +79,8 @@ final class Dispatcher {
 
     /** Starts queued calls while permits and bytes allow, in FIFO order (a big upload is not overtaken). */
     void dispatch(Effects effects) {
-        while (inFlight < maxInFlight && !ready.isEmpty()) {
+        int limit = limit();
+        while (inFlight < limit && !ready.isEmpty()) {
             Call call = ready.peekFirst();
             Batch writer = writers.get(call.key);
             if (writer != null && writer != call.batch) {
@@ -82,7 +97,7 @@ final class Dispatcher {
             }
             call.permit = true;
             link(call);
-            inFlight++;
+            inFlightVolatile = ++inFlight;
             bytesInFlight += call.weight;
             call.dispatched();
             effects.add(call::start);
@@ -94,7 +109,7 @@ final class Dispatcher {
         if (call.permit) {
             call.permit = false;
             unlink(call);
-            inFlight--;
+            inFlightVolatile = --inFlight;
             bytesInFlight -= call.weight;
         }
     }

@@ -64,7 +64,8 @@ final class Engine {
         this.ownExecutor = config.executor().isPresent() ? null : threads.create(config, storage.blocking());
         this.executor = config.executor().orElse(ownExecutor);
         this.timeouts = new Timeouts(threads.timer(config));
-        this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.maxBytesInFlight());
+        this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
+                config.maxBytesInFlight());
         this.policy = Policy.of(config.failurePolicy());
         this.sweep = new Sweep(this);
     }
@@ -113,6 +114,17 @@ final class Engine {
             if (t == cancelReason || t instanceof InterruptedException || t instanceof InterruptedIOException
                     || t instanceof ClosedByInterruptException || t instanceof CancellationException
                     || t instanceof UploadException && ((UploadException) t).isCancellation()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a failure says the storage is overloaded (a timeout, a request to slow down, a dropped connection). */
+    static boolean isThrottling(@Nullable Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
+            if (t instanceof UploadException && ((UploadException) t).isThrottling()) {
                 return true;
             }
         }

@@ -6,6 +6,7 @@ import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.spi.ConcurrencyLimit;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadRequest;
 import java.time.Duration;
@@ -111,10 +112,12 @@ final class UploadCall extends Call {
             return;
         }
         // Claimed: nobody else reports this attachment, and its batch cannot finish before it is recorded below.
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        long ended = System.nanoTime();
+        Duration took = Duration.ofNanos(ended - started);
         UploadEvent event = event();
         Attempt.Cancel cancel = attempt.cancelled();
         UploadResult result = outcome(event.attachment(), stored, failure, cancel);
+        sample(ended, result, cancel);
         if (result.isStored()) {
             engine.listener.uploadSucceeded(event, result.storedObject().orElseThrow(), took);
         } else if (attempt.started()) {
@@ -130,6 +133,23 @@ final class UploadCall extends Call {
             engine.lock.unlock();
         }
         effects.run();
+    }
+
+    /**
+     * Tells an adaptive concurrency limit how the upload went: its time, and whether it says the storage is
+     * overloaded. Uploads stopped because their batch stopped say nothing about the storage.
+     */
+    private void sample(long ended, UploadResult result, Attempt.@Nullable Cancel cancel) {
+        ConcurrencyLimit limit = engine.config.concurrencyLimit().orElse(null);
+        if (limit == null || !attempt.started() || cancel != null && cancel.status() == Status.CANCELLED) {
+            return;
+        }
+        boolean overloaded = !result.isStored() && (cancel != null || Engine.isThrottling(result.failure().orElse(null)));
+        try {
+            limit.onSample(started, ended - started, engine.dispatcher.inFlightNow(), overloaded);
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("the concurrency limit {} failed on a sample", limit, e);
+        }
     }
 
     /** Under the lock: the attachment's result is known; the batch moves on. */
@@ -163,7 +183,12 @@ final class UploadCall extends Call {
     @Override
     void abandoned(Throwable reason) {
         UploadEvent event = event();
-        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        long now = System.nanoTime();
+        Duration took = Duration.ofNanos(now - started);
+        Attempt.Cancel cancel = attempt.cancelled();
+        if (cancel == null || cancel.status() != Status.CANCELLED) {
+            sample(now, UploadResult.notStored(index, event.attachment(), key, Status.FAILED, reason), cancel);
+        }
         engine.listener.uploadStuck(event);
         engine.listener.uploadFailed(event, reason, took);
         Effects effects = new Effects();

@@ -55,6 +55,8 @@ import org.jspecify.annotations.Nullable;
  * the storage</td></tr>
  * <tr><td>{@value #STUCK}</td><td>gauge</td><td>calls to the storage that did not stop within the stop timeout after
  * they were cancelled and have not returned</td></tr>
+ * <tr><td>{@value #LIMIT}</td><td>gauge</td><td>uploads that may be in flight now: what an adaptive concurrency
+ * limit allows, or {@code maxConcurrentUploads}</td></tr>
  * <tr><td>{@value #ACTIVE}</td><td>gauge</td><td>uploads in flight</td></tr>
  * <tr><td>{@value #PENDING}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
  * <tr><td>{@value #ACTIVE_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
@@ -91,6 +93,8 @@ public final class MicrometerUploadListener implements UploadListener {
     public static final String ROLLBACKS_PENDING = "bounded.upload.rollbacks.pending";
     /** Gauge of stuck calls to the storage. */
     public static final String STUCK = "bounded.upload.stuck";
+    /** Gauge of the uploads that may be in flight now. */
+    public static final String LIMIT = "bounded.upload.limit";
     /** Gauge of uploads in flight. */
     public static final String ACTIVE = "bounded.upload.active";
     /** Gauge of uploads queued. */
@@ -142,6 +146,8 @@ public final class MicrometerUploadListener implements UploadListener {
                 "Batches admitted and not yet finished"));
         meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, "deletes",
                 "Deletes that undo failed batches, not yet confirmed by the storage"));
+        meters.add(gauge(LIMIT, uploader, UploaderStats::concurrencyLimit, tags, "uploads",
+                "Uploads that may be in flight now: what an adaptive concurrency limit allows, or the maximum"));
         meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, "calls",
                 "Calls to the storage that did not stop within the stop timeout after they were cancelled"));
         gaugesByUploader.put(uploader.name(), meters);

@@ -123,4 +123,15 @@ public class S3UploadException extends UploadException {
     public boolean isCancellation() {
         return Failures.cancelled(this);
     }
+
+    /**
+     * Whether S3 is overloaded: it asked to slow down (503 {@code SlowDown}, 429), said a request took too long
+     * ({@code RequestTimeout}), or the request timed out or its connection failed without an answer.
+     *
+     * @return whether the failure is throttling
+     */
+    @Override
+    public boolean isThrottling() {
+        return Failures.throttling(this, statusCode, errorCode);
+    }
 }

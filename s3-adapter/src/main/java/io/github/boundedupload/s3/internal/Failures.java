@@ -69,6 +69,29 @@ public final class Failures {
         return false;
     }
 
+    /**
+     * Whether the failure says S3 is overloaded: an answer asking to slow down or saying the request took too long,
+     * or no answer at all (a timeout, a connection that failed).
+     */
+    public static boolean throttling(Throwable failure, int statusCode, @Nullable String errorCode) {
+        if (statusCode == 503 || statusCode == 429 || "SlowDown".equals(errorCode)
+                || "RequestTimeout".equals(errorCode)) {
+            return true;
+        }
+        if (statusCode != 0) {
+            return false; // S3 answered something else
+        }
+        for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
+                    || t instanceof java.net.ConnectException || t instanceof java.net.SocketTimeoutException
+                    || t instanceof java.io.IOException && !(t instanceof java.io.InterruptedIOException)
+                    && t.getClass().getName().startsWith("java.net")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** S3 answered 404 (no such key, or no such upload). */
     static boolean notFound(Throwable failure) {
         Throwable t = unwrap(failure);
