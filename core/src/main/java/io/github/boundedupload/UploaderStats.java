@@ -12,15 +12,15 @@ package io.github.boundedupload;
  *        {@link UploaderConfig#rollbackDeadline()}); normally 0
  * @param stuckUploads calls to the storage that did not stop within {@link UploaderConfig#stopTimeout()} after
  *        they were cancelled and still hold a thread (or a request); normally 0
- * @param concurrencyLimit the number of uploads that may be in flight now: what the adaptive
- *        {@link UploaderConfig#concurrencyLimit()} allows, at most {@link UploaderConfig#maxConcurrentUploads()};
- *        that maximum when no adaptive limit is set (0 in snapshots made with the shorter constructors)
+ * @param concurrencyLimit the number of uploads that may be in flight now as the adaptive
+ *        {@link UploaderConfig#concurrencyLimit()} says, at most {@link UploaderConfig#maxConcurrentUploads()}; 0
+ *        when no adaptive limit is set (then {@code maxConcurrentUploads} is the limit)
  */
 public record UploaderStats(int inFlightUploads, int queuedUploads, long bytesInFlight, int activeBatches,
         boolean closed, int pendingRollbacks, int stuckUploads, int concurrencyLimit) {
 
     /**
-     * A snapshot whose concurrency limit is not adaptive (it is {@code maxConcurrentUploads}, given as 0 here).
+     * A snapshot of an uploader without an adaptive concurrency limit.
      *
      * @param inFlightUploads uploads (and undo deletes) running now
      * @param queuedUploads uploads admitted and not yet started, and deletes waiting to be tried again

@@ -95,7 +95,8 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         try {
             return new UploaderStats(engine.dispatcher.inFlight(), engine.queued,
                     engine.dispatcher.bytesInFlight(), engine.running.size(), engine.closed,
-                    engine.rollbacks.pending(), engine.stuck, engine.dispatcher.limit());
+                    engine.rollbacks.pending(), engine.stuck,
+                    engine.config.concurrencyLimit().isPresent() ? engine.dispatcher.limit() : 0);
         } finally {
             engine.lock.unlock();
         }

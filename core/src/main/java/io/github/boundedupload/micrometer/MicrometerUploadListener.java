@@ -146,7 +146,8 @@ public final class MicrometerUploadListener implements UploadListener {
                 "Batches admitted and not yet finished"));
         meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, "deletes",
                 "Deletes that undo failed batches, not yet confirmed by the storage"));
-        meters.add(gauge(LIMIT, uploader, UploaderStats::concurrencyLimit, tags, "uploads",
+        int max = uploader.config().maxConcurrentUploads();
+        meters.add(gauge(LIMIT, uploader, s -> s.concurrencyLimit() == 0 ? max : s.concurrencyLimit(), tags, "uploads",
                 "Uploads that may be in flight now: what an adaptive concurrency limit allows, or the maximum"));
         meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, "calls",
                 "Calls to the storage that did not stop within the stop timeout after they were cancelled"));

@@ -64,7 +64,8 @@ final class UploaderHealth {
         details.put("closed", stats.closed());
         details.put("inFlightUploads", stats.inFlightUploads());
         details.put("maxConcurrentUploads", config.maxConcurrentUploads());
-        details.put("concurrencyLimit", stats.concurrencyLimit());
+        details.put("concurrencyLimit", stats.concurrencyLimit() == 0 ? config.maxConcurrentUploads()
+                : stats.concurrencyLimit());
         details.put("queuedUploads", stats.queuedUploads());
         details.put("maxQueuedUploads", config.maxQueuedUploads());
         details.put("bytesInFlight", stats.bytesInFlight());
