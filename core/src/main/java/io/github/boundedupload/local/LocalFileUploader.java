@@ -16,13 +16,20 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Base64;
 import java.util.zip.CRC32;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stores objects as files under a root directory: the embedded default storage, for development, tests and single
  * machines. Each upload is written to a temporary file next to its target and then moved into place, so a reader
  * never sees half a file and a failed upload leaves nothing behind. Keys cannot escape the root: they are checked
- * (no {@code ..} or empty segments, no backslashes, no leading {@code /}) and the target's real directory must lie
- * inside the root's, even through symbolic links.
+ * (no {@code ..} or empty segments, no backslashes, no leading {@code /}), and for upload, delete and
+ * {@link #resolve(String)} alike the real path of the key (its deepest existing part, the file itself when it exists)
+ * must lie inside the root's real path: a symbolic link inside the root that leads out of it is refused, as a
+ * directory on the way or as the file itself.
+ *
+ * <p>What this cannot promise: the check and the file operation are two steps, so someone who can write inside the
+ * root and swaps a directory for a symbolic link between them can still redirect one operation. Give only this
+ * process write access to the root.
  *
  * <p>Results carry a {@code file:} location and a CRC32 checksum in S3's format (Base64 of the big-endian value).
  *
@@ -61,9 +68,19 @@ public final class LocalFileUploader implements FileUploader {
      *
      * @param key a storage key
      * @return the file, inside the root
-     * @throws IllegalArgumentException when the key is invalid
+     * @throws IllegalArgumentException when the key is invalid, or leads out of the root through a symbolic link
      */
     public Path resolve(String key) {
+        Path target = lexical(key);
+        String outside = leadsOutside(target);
+        if (outside != null) {
+            throw new IllegalArgumentException("key " + Names.quote(key) + " " + outside);
+        }
+        return target;
+    }
+
+    /** The key as a path under the root, checked as text only. */
+    private Path lexical(String key) {
         String problem = Names.keyProblem(key);
         if (problem != null) {
             throw new IllegalArgumentException("invalid key " + Names.quote(key) + ": " + problem);
@@ -75,15 +92,44 @@ public final class LocalFileUploader implements FileUploader {
         return target;
     }
 
+    /**
+     * Why the path leads out of the root through a symbolic link, or {@code null} when its real path stays inside:
+     * the deepest part that exists (the file itself, when it does) is resolved with every link followed.
+     */
+    private @Nullable String leadsOutside(Path target) {
+        Path existing = target;
+        while (existing != null && !existing.equals(root) && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || existing.equals(root)) {
+            return null;
+        }
+        try {
+            if (!existing.toRealPath().startsWith(root)) {
+                return "leads out of the root directory through a symbolic link";
+            }
+        } catch (IOException e) {
+            // A dangling link, or a loop: nothing a key may lead through.
+            return "leads through a symbolic link that cannot be resolved";
+        }
+        return null;
+    }
+
+    private Path inside(String key) throws IOException {
+        Path target = lexical(key);
+        String outside = leadsOutside(target);
+        if (outside != null) {
+            throw new IOException("key " + Names.quote(key) + " " + outside);
+        }
+        return target;
+    }
+
     @Override
     public StoredObject upload(UploadRequest request) throws IOException {
-        Path target = resolve(request.key());
+        // Checked before any directory is created: createDirectories follows links.
+        Path target = inside(request.key());
         Path directory = target.getParent();
         Files.createDirectories(directory);
-        if (!directory.toRealPath().startsWith(root)) {
-            throw new IOException("key " + Names.quote(request.key()) + " leads out of the root directory through a"
-                    + " symbolic link");
-        }
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("key " + Names.quote(request.key()) + " names a directory");
         }
@@ -134,7 +180,7 @@ public final class LocalFileUploader implements FileUploader {
 
     @Override
     public void delete(String key) throws IOException {
-        Files.deleteIfExists(resolve(key));
+        Files.deleteIfExists(inside(key));
     }
 
     @Override

@@ -85,6 +85,62 @@ class LocalFileUploaderTest {
         assertThat(filesUnder(outside)).isEmpty();
     }
 
+    // ---- issue 11, defect 9: local storage follows symlinks out of its root on delete and read -------------
+
+    @Test
+    void deleteThroughASymbolicLinkLeavesTheFileOutsideTheRootAlone() throws Exception {
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Path victim = Files.writeString(outside.resolve("x"), "not yours");
+        LocalFileUploader storage = new LocalFileUploader(dir.resolve("root"));
+        Files.createSymbolicLink(dir.resolve("root/link"), outside);
+
+        assertThatThrownBy(() -> storage.delete("link/x")).isInstanceOf(IOException.class)
+                .hasMessageContaining("symbolic link");
+        assertThat(victim).hasContent("not yours");
+    }
+
+    @Test
+    void resolveRefusesAKeyThroughASymbolicLinkOrOntoOne() throws Exception {
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(outside.resolve("secret"), "not yours");
+        LocalFileUploader storage = new LocalFileUploader(dir.resolve("root"));
+        Files.createSymbolicLink(dir.resolve("root/link"), outside);
+        Files.createDirectories(dir.resolve("root/a"));
+        Files.createSymbolicLink(dir.resolve("root/a/file.txt"), outside.resolve("secret"));
+
+        assertThatThrownBy(() -> storage.resolve("link/secret")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("symbolic link");
+        assertThatThrownBy(() -> storage.resolve("link/not-there/either")).isInstanceOf(
+                IllegalArgumentException.class).hasMessageContaining("symbolic link");
+        assertThatThrownBy(() -> storage.resolve("a/file.txt")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("symbolic link");
+        assertThat(storage.resolve("a/other.txt")).isEqualTo(storage.root().resolve("a/other.txt"));
+    }
+
+    @Test
+    void uploadThroughASymbolicLinkCreatesNoDirectoryOutsideTheRoot() throws Exception {
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        LocalFileUploader storage = new LocalFileUploader(dir.resolve("root"));
+        Files.createSymbolicLink(dir.resolve("root/link"), outside);
+
+        assertThatThrownBy(() -> storage.upload(UploadRequest.of("link/new/deep/x.txt",
+                Attachment.of("x.txt", new byte[1])))).isInstanceOf(IOException.class);
+        assertThat(outside).isEmptyDirectory();
+    }
+
+    @Test
+    void aSymbolicLinkThatStaysInsideTheRootIsFollowed() throws Exception {
+        LocalFileUploader storage = new LocalFileUploader(dir.resolve("root"));
+        Path real = Files.createDirectories(storage.root().resolve("real"));
+        Files.createSymbolicLink(storage.root().resolve("alias"), real);
+
+        storage.upload(UploadRequest.of("alias/x.txt", Attachment.of("x.txt", new byte[] {7})));
+
+        assertThat(real.resolve("x.txt")).hasBinaryContent(new byte[] {7});
+        storage.delete("alias/x.txt");
+        assertThat(real.resolve("x.txt")).doesNotExist();
+    }
+
     @Test
     void contentLongerThanDeclaredFailsAndLeavesNothing() throws Exception {
         LocalFileUploader storage = new LocalFileUploader(dir);
