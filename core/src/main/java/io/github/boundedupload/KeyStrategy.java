@@ -59,7 +59,9 @@ public interface KeyStrategy {
     /**
      * A file name made safe for keys and file systems: Unicode normalised (NFC); every character other than a letter,
      * digit, {@code .}, {@code -} or {@code _} replaced by {@code _}; a leading dot replaced too (no hidden files);
-     * shortened to at most 120 characters, keeping the extension.
+     * shortened to at most 120 characters and 200 bytes of UTF-8 (so that a key made of it, with the dated UUID
+     * strategy's {@code <uuid>-} in front, stays within the 255 bytes of a file name), keeping the extension and
+     * never cutting a character apart.
      *
      * @param fileName a file name
      * @return the sanitised name, never empty

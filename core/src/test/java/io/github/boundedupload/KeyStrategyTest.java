@@ -3,6 +3,7 @@ package io.github.boundedupload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.boundedupload.internal.Names;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,28 @@ class KeyStrategyTest {
         String sanitized = KeyStrategy.sanitize("x".repeat(300) + ".tar.gz");
 
         assertThat(sanitized).hasSize(120).endsWith("xxx.gz");
+    }
+
+    // ---- issue 11, defect 10: long non-Latin names fail with 502 -------------------------------------------
+
+    @ParameterizedTest
+    @CsvSource({
+        "가, 80", // Hangul, 3 bytes a letter: 84 characters and 244 bytes with .png, the name that got a 502
+        "𠀀, 63", // a CJK letter beyond the BMP, a surrogate pair: 4 bytes a letter
+        "q\u0301, 84", // q and a combining acute (no precomposed form): 3 bytes, never cut apart
+        "x, 250"})
+    void sanitizedNamesStayWithinTheBytesOfAKeySegment(String unit, int times) {
+        String letter = unit.replace("\\u0301", "\u0301");
+        String name = letter.repeat(times) + ".png";
+        String sanitized = KeyStrategy.sanitize(name);
+
+        assertThat(Names.utf8Length(sanitized)).isLessThanOrEqualTo(200);
+        assertThat(sanitized).endsWith(".png");
+        assertThat(Names.fileNameProblem(sanitized)).isNull();
+        String stem = sanitized.substring(0, sanitized.length() - ".png".length());
+        assertThat(stem).isNotEmpty().isEqualTo(letter.repeat(stem.length() / letter.length()));
+        String key = KeyStrategy.datedUuid("attachments").keyFor(Attachment.of(name, new byte[0]));
+        assertThat(Names.keyProblem(key)).isNull();
     }
 
     @Test

@@ -115,6 +115,30 @@ class ValidationTest {
     }
 
     @Test
+    void explicitKeysAreBoundedByUtf8BytesPerSegmentAndInAll() {
+        InvalidAttachmentException e = refused(List.of(
+                good("a.txt").toBuilder().key("ok/" + "가".repeat(86)).build(),          // 258 bytes in a segment
+                good("b.txt").toBuilder().key(("가".repeat(80) + "/").repeat(5)).build(), // 1,205 bytes in all
+                good("c.txt").toBuilder().key("ok/" + "가".repeat(85)).build()));         // 255: fine
+
+        assertThat(e.problems()).extracting(Problem::index).containsExactly(0, 1);
+        assertThat(e).hasMessageContaining("#0 'a.txt': a segment of the key is 258 bytes, more than the 255")
+                .hasMessageContaining("#1 'b.txt': the key is longer than 1024 bytes");
+    }
+
+    @Test
+    void anEightyFourCharacterHangulNameOf244BytesIsStoredOnTheLocalDisk(@TempDir Path dir) throws Exception {
+        try (ConcurrentAttachmentUploader local = ConcurrentAttachmentUploader.create(
+                new io.github.boundedupload.local.LocalFileUploader(dir), UploaderConfig.builder()
+                        .keyStrategy(KeyStrategy.datedUuid("attachments")).build())) {
+            BatchResult result = local.uploadAll(List.of(Attachment.of("가".repeat(80) + ".png", new byte[3])));
+
+            assertThat(result.allStored()).isTrue();
+            assertThat(dir.resolve(result.results().get(0).key())).hasBinaryContent(new byte[3]);
+        }
+    }
+
+    @Test
     void aFileThatDoesNotExistIsRefusedWithoutRevealingThePath(@TempDir Path dir) {
         Path missing = dir.resolve("secret-server-path").resolve("photo.png");
 

@@ -1,7 +1,8 @@
 package io.github.boundedupload.internal;
 
-import java.nio.charset.StandardCharsets;
+import java.text.BreakIterator;
 import java.text.Normalizer;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,7 +14,14 @@ public final class Names {
     public static final int MAX_FILE_NAME_BYTES = 255;
     /** The most bytes (UTF-8) of a key: what S3 allows. */
     public static final int MAX_KEY_BYTES = 1024;
+    /** The most bytes (UTF-8) of one segment of a key: a file name on common file systems. */
+    public static final int MAX_SEGMENT_BYTES = 255;
     private static final int MAX_SANITIZED_LENGTH = 120;
+    /**
+     * The most bytes (UTF-8) of a sanitised name: what is left of a segment after the 37 bytes the dated UUID key
+     * strategy puts in front ({@code <uuid>-}), with room to spare.
+     */
+    static final int MAX_SANITIZED_BYTES = 200;
     private static final int MAX_QUOTED_LENGTH = 80;
 
     private Names() {
@@ -50,7 +58,9 @@ public final class Names {
 
     /**
      * Why a storage key is refused, or {@code null} when it is fine: keys are relative, {@code /}-separated, with no
-     * empty, {@code .} or {@code ..} segments, no backslashes and no control characters.
+     * empty, {@code .} or {@code ..} segments, no backslashes and no control characters; at most
+     * {@value #MAX_KEY_BYTES} bytes of UTF-8 in all (S3's limit) and {@value #MAX_SEGMENT_BYTES} per segment (a file
+     * name's, so that the local storage can hold every key).
      */
     public static @Nullable String keyProblem(String key) {
         if (key.isBlank()) {
@@ -66,16 +76,25 @@ public final class Names {
         if (text != null) {
             return "the key " + text;
         }
-        for (String segment : key.split("/", -1)) {
-            if (segment.isEmpty()) {
-                return "the key has an empty segment";
-            }
-            if (segment.equals(".") || segment.equals("..")) {
-                return "the key has a '" + segment + "' segment";
-            }
-        }
         if (utf8Length(key) > MAX_KEY_BYTES) {
             return "the key is longer than " + MAX_KEY_BYTES + " bytes";
+        }
+        for (int start = 0; start <= key.length(); ) {
+            int slash = key.indexOf('/', start);
+            int end = slash < 0 ? key.length() : slash;
+            int length = end - start;
+            if (length == 0) {
+                return "the key has an empty segment";
+            }
+            if (length == 1 && key.charAt(start) == '.' || length == 2 && key.startsWith("..", start)) {
+                return "the key has a '" + key.substring(start, end) + "' segment";
+            }
+            int segmentBytes = utf8Length(key, start, end);
+            if (segmentBytes > MAX_SEGMENT_BYTES) {
+                return "a segment of the key is " + segmentBytes + " bytes, more than the " + MAX_SEGMENT_BYTES
+                        + " bytes a file name may have";
+            }
+            start = end + 1;
         }
         return null;
     }
@@ -125,16 +144,36 @@ public final class Names {
         if (out.length() == 0) {
             return "file";
         }
-        if (out.length() <= MAX_SANITIZED_LENGTH) {
-            return out.toString();
+        String sanitized = out.toString();
+        if (sanitized.length() <= MAX_SANITIZED_LENGTH && utf8Length(sanitized) <= MAX_SANITIZED_BYTES) {
+            return sanitized;
         }
-        int dot = out.lastIndexOf(".");
-        String extension = dot > 0 && out.length() - dot <= 16 ? out.substring(dot) : "";
-        int cut = MAX_SANITIZED_LENGTH - extension.length();
-        if (Character.isHighSurrogate(out.charAt(cut - 1))) {
-            cut--;
+        int dot = sanitized.lastIndexOf('.');
+        String extension = dot > 0 && sanitized.length() - dot <= 16 ? sanitized.substring(dot) : "";
+        String stem = sanitized.substring(0, sanitized.length() - extension.length());
+        return shorten(stem, MAX_SANITIZED_LENGTH - extension.length(),
+                MAX_SANITIZED_BYTES - utf8Length(extension)) + extension;
+    }
+
+    /**
+     * The longest start of the text within both limits that ends on a user-perceived character boundary: never half
+     * a surrogate pair, never a base letter without its combining marks.
+     */
+    private static String shorten(String text, int maxChars, int maxBytes) {
+        BreakIterator characters = BreakIterator.getCharacterInstance(Locale.ROOT);
+        characters.setText(text);
+        int end = 0;
+        int bytes = 0;
+        for (int start = characters.first(), next = characters.next(); next != BreakIterator.DONE;
+                start = next, next = characters.next()) {
+            int size = utf8Length(text.substring(start, next));
+            if (next > maxChars || bytes + size > maxBytes) {
+                break;
+            }
+            bytes += size;
+            end = next;
         }
-        return out.substring(0, cut) + extension;
+        return end == 0 ? "file" : text.substring(0, end);
     }
 
     private static boolean isSafe(int cp) {
@@ -187,6 +226,25 @@ public final class Names {
 
     /** The number of bytes of a text in UTF-8. */
     public static int utf8Length(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
+        return utf8Length(text, 0, text.length());
+    }
+
+    /** The number of bytes in UTF-8 of the chars from {@code start} to {@code end}, counted without encoding. */
+    static int utf8Length(String text, int start, int end) {
+        int bytes = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3; // lone surrogates are encoded as '?' by getBytes, but are refused before they count
+            }
+        }
+        return bytes;
     }
 }
