@@ -43,6 +43,7 @@ final class Batch {
     final List<Attachment> attachments;
     final String[] keys;
     final long[] weights;
+    final long[] lengths;
     final int size;
     final ContextPropagator.Captured context;
     final long submitted;
@@ -80,6 +81,7 @@ final class Batch {
         this.attachments = checked.attachments;
         this.keys = checked.keys;
         this.weights = checked.weights;
+        this.lengths = checked.lengths;
         this.size = attachments.size();
         this.results = new UploadResult[size];
         this.cancels = new Attempt.Cancel[size];

@@ -30,11 +30,14 @@ final class BatchCheck {
     final List<Attachment> attachments;
     final String[] keys;
     final long[] weights;
+    /** The length each attachment had when checked (-1: unknown): what its upload must send, exactly. */
+    final long[] lengths;
 
-    private BatchCheck(List<Attachment> attachments, String[] keys, long[] weights) {
+    private BatchCheck(List<Attachment> attachments, String[] keys, long[] weights, long[] lengths) {
         this.attachments = attachments;
         this.keys = keys;
         this.weights = weights;
+        this.lengths = lengths;
     }
 
     static BatchCheck of(List<Attachment> input, UploaderConfig config) {
@@ -47,6 +50,7 @@ final class BatchCheck {
         List<Attachment> attachments = new ArrayList<>(input); // a snapshot: later changes to the list do not matter
         String[] keys = new String[size];
         long[] weights = new long[size];
+        long[] lengths = new long[size];
         List<Problem> problems = new ArrayList<>();
         Map<String, Integer> firstByKey = new HashMap<>();
         for (int i = 0; i < size; i++) {
@@ -61,7 +65,7 @@ final class BatchCheck {
                 problem = metadataProblem(attachment.metadata());
             }
             if (problem == null) {
-                problem = contentProblem(attachment, config);
+                problem = contentProblem(attachment, config, lengths, i);
             }
             if (problem == null) {
                 try {
@@ -81,16 +85,20 @@ final class BatchCheck {
                 problems.add(new Problem(i, label, problem));
                 continue;
             }
-            OptionalLong length = attachment.content().length();
-            weights[i] = Math.min(length.orElse(config.maxAttachmentSize()), config.maxBytesInFlight());
+            weights[i] = Math.min(lengths[i] >= 0 ? lengths[i] : config.maxAttachmentSize(),
+                    config.maxBytesInFlight());
         }
         if (!problems.isEmpty()) {
             throw new InvalidAttachmentException(problems);
         }
-        return new BatchCheck(attachments, keys, weights);
+        return new BatchCheck(attachments, keys, weights, lengths);
     }
 
-    private static String contentProblem(Attachment attachment, UploaderConfig config) {
+    /**
+     * Why the content is refused, or null; its length goes into {@code lengths[index]} (-1: unknown), asked once:
+     * a file's size may change, and the upload must send exactly what was checked here.
+     */
+    private static String contentProblem(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
         Path file = attachment.content().path().orElse(null);
         if (file != null && !(Files.isRegularFile(file) && Files.isReadable(file))) {
             // The path itself stays out of the message: it is the server's business, not the client's.
@@ -102,6 +110,7 @@ final class BatchCheck {
         } catch (UncheckedIOException e) {
             return "the size of its file cannot be read: " + e.getCause().getClass().getSimpleName();
         }
+        lengths[index] = length.orElse(-1);
         if (length.isPresent() && length.getAsLong() > config.maxAttachmentSize()) {
             return "it is " + length.getAsLong() + " bytes, more than the maximum of " + config.maxAttachmentSize()
                     + " (maxAttachmentSize)";

@@ -15,14 +15,21 @@ public final class MeteredInputStream extends FilterInputStream {
 
     private final long limit;
     private final String limitName;
+    /** Whether the limit is the exact length: then ending before it is an error too. */
+    private final boolean exact;
     private final LongConsumer progress;
     private long count;
     private long reported;
 
     public MeteredInputStream(InputStream in, long limit, String limitName, LongConsumer progress) {
+        this(in, limit, limitName, false, progress);
+    }
+
+    public MeteredInputStream(InputStream in, long limit, String limitName, boolean exact, LongConsumer progress) {
         super(in);
         this.limit = limit;
         this.limitName = limitName;
+        this.exact = exact;
         this.progress = progress;
     }
 
@@ -32,7 +39,7 @@ public final class MeteredInputStream extends FilterInputStream {
         if (b >= 0) {
             counted(1);
         } else {
-            report();
+            ended();
         }
         return b;
     }
@@ -43,7 +50,7 @@ public final class MeteredInputStream extends FilterInputStream {
         if (n > 0) {
             counted(n);
         } else if (n < 0) {
-            report();
+            ended();
         }
         return n;
     }
@@ -70,6 +77,13 @@ public final class MeteredInputStream extends FilterInputStream {
         }
         if (count - reported >= REPORT_EVERY || count == limit) {
             report();
+        }
+    }
+
+    private void ended() throws IOException {
+        report();
+        if (exact && count < limit) {
+            throw new IOException("the content yielded " + count + " bytes, not " + limitName + " of " + limit);
         }
     }
 

@@ -87,6 +87,7 @@ final class UploadCall extends Call {
                 .timeout(Duration.ofNanos(Math.max(1, Math.min(uploadTimeout.toNanos(), left))))
                 .progress(bytes -> engine.listener.bytesSent(event, bytes))
                 .maxBytes(engine.config.maxAttachmentSize())
+                .contentLength(batch.lengths[index])
                 .cancellation(attempt.signal())
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep

@@ -39,6 +39,8 @@ public final class UploadRequest {
     private final @Nullable Duration timeout;
     private final LongConsumer progress;
     private final long maxBytes;
+    /** The length checked before the batch started, or -1 to ask the content. */
+    private final long checkedLength;
     private final CompletionStage<Void> cancellation;
 
     private UploadRequest(Builder builder) {
@@ -48,6 +50,7 @@ public final class UploadRequest {
         this.progress = builder.progress;
         this.maxBytes = builder.maxBytes;
         this.cancellation = builder.cancellation;
+        this.checkedLength = builder.checkedLength;
     }
 
     /**
@@ -135,17 +138,21 @@ public final class UploadRequest {
     }
 
     /**
-     * The content length, when known before reading.
+     * The content length, when known before reading: the length the uploader checked against its limits before the
+     * batch started. A storage must send exactly this many bytes and fail when the content turns out longer or
+     * shorter (a file that grew or shrank since), so that what is stored is what was checked;
+     * {@link #openStream()} does that for those that read through it.
      *
      * @return the length, or empty
      */
     public OptionalLong contentLength() {
-        return attachment.content().length();
+        return checkedLength >= 0 ? OptionalLong.of(checkedLength) : attachment.content().length();
     }
 
     /**
      * Opens the content from its first byte, counting bytes for progress reporting and failing with an
-     * {@link IOException} as soon as it yields more than its declared length or the configured maximum size.
+     * {@link IOException} as soon as it yields more than its declared length or the configured maximum size, or ends
+     * before its declared length.
      *
      * @return a new stream; the caller closes it
      * @throws IOException when the content cannot be opened
@@ -153,9 +160,9 @@ public final class UploadRequest {
     public InputStream openStream() throws IOException {
         long declared = contentLength().orElse(-1);
         long limit = declared >= 0 ? Math.min(declared, maxBytes) : maxBytes;
+        boolean exact = declared >= 0 && declared <= maxBytes;
         return new MeteredInputStream(attachment.content().openStream(), limit,
-                declared >= 0 && declared <= maxBytes ? "its declared length" : "the maximum attachment size",
-                progress);
+                exact ? "its declared length" : "the maximum attachment size", exact, progress);
     }
 
     /**
@@ -210,6 +217,7 @@ public final class UploadRequest {
         private LongConsumer progress = NO_PROGRESS;
         private long maxBytes = Long.MAX_VALUE;
         private CompletionStage<Void> cancellation = NEVER;
+        private long checkedLength = -1;
 
         private Builder(String key, Attachment attachment) {
             this.key = Objects.requireNonNull(key, "key");
@@ -246,6 +254,18 @@ public final class UploadRequest {
          */
         public Builder maxBytes(long maxBytes) {
             this.maxBytes = maxBytes;
+            return this;
+        }
+
+        /**
+         * Sets the length the content had when it was checked, which the upload must send exactly; by default the
+         * content is asked for its length.
+         *
+         * @param length the length in bytes, or -1 for unknown
+         * @return this builder
+         */
+        public Builder contentLength(long length) {
+            this.checkedLength = length < 0 ? -1 : length;
             return this;
         }
 

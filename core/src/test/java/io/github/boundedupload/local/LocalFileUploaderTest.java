@@ -141,6 +141,34 @@ class LocalFileUploaderTest {
         assertThat(real.resolve("x.txt")).doesNotExist();
     }
 
+    // ---- issue 11, defect 8: a file stored past the size bound, or cut short ------------------------------
+
+    @Test
+    void aFileThatGrewAfterTheCheckIsRefusedNotStoredPastTheLimit() throws Exception {
+        Path file = Files.write(dir.resolve("grows.bin"), new byte[5_000]);
+        LocalFileUploader storage = new LocalFileUploader(dir.resolve("root"));
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                io.github.boundedupload.UploaderConfig.builder().maxAttachmentSize(10_000)
+                        .failurePolicy(io.github.boundedupload.FailurePolicy.COLLECT)
+                        .listener(new io.github.boundedupload.spi.UploadListener() {
+                            @Override
+                            public void batchStarted(io.github.boundedupload.spi.BatchEvent batch) {
+                                try {
+                                    Files.write(file, new byte[50_000]); // after the check, before the upload
+                                } catch (IOException e) {
+                                    throw new java.io.UncheckedIOException(e);
+                                }
+                            }
+                        }).build())) {
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of(file)));
+
+            assertThat(result.results().get(0).status()).isEqualTo(io.github.boundedupload.UploadResult.Status.FAILED);
+            assertThat(result.results().get(0).failure()).get().satisfies(f -> assertThat(f)
+                    .hasMessageContaining("more bytes than its declared length (5000)"));
+            assertThat(filesUnder(dir.resolve("root"))).isEmpty();
+        }
+    }
+
     @Test
     void contentLongerThanDeclaredFailsAndLeavesNothing() throws Exception {
         LocalFileUploader storage = new LocalFileUploader(dir);

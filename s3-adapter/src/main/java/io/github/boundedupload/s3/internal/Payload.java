@@ -70,8 +70,12 @@ abstract class Payload {
         return true;
     }
 
-    /** {@code length} bytes of a file from {@code offset}, read from disk by position. */
-    static Payload fileSlice(Path file, long offset, Sent sent) {
+    /**
+     * {@code length} bytes of a file from {@code offset}, read from disk by position. With {@code last}, the file must
+     * end right there: read through a stream (the blocking client), a file that grew since its length was checked
+     * fails the request before its last bytes go out, instead of being stored cut short.
+     */
+    static Payload fileSlice(Path file, long offset, Sent sent, boolean last) {
         return new Payload(sent) {
             @Override
             InputStream open() throws IOException {
@@ -87,11 +91,12 @@ abstract class Payload {
 
             @Override
             boolean strictEnd() {
-                return false;
+                return last;
             }
 
             @Override
             AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
+                // Reads the range and does not look past it: Transfer checks the file's size after the upload.
                 return observed(AsyncRequestBody.fromFile(c -> c.path(file).position(offset)
                         .numBytesToRead(length())));
             }
@@ -263,6 +268,10 @@ abstract class Payload {
                         + length);
             }
             left -= read;
+            if (left == 0 && strictEnd && in.read() >= 0) {
+                // Now, before the last bytes go out: a client that stops reading at the length would never look.
+                throw new IOException("the content goes on past its length of " + length + " bytes");
+            }
             attempt.add(buffer, offset, read);
             return read;
         }

@@ -134,10 +134,12 @@ public final class Transfer {
         Optional<Path> file = request.content().path();
         if (file.isPresent()) {
             long size = length.orElseThrow();
-            return size <= options.multipartThreshold()
-                    ? putOnce(Payload.fileSlice(file.get(), 0, Sent.tracked(size, algorithm, request::reportProgress)))
-                    : multipart(new SliceParts(size, partSize(size),
-                            (offset, n) -> Payload.fileSlice(file.get(), offset, Sent.untracked(n))));
+            return (size <= options.multipartThreshold()
+                    ? putOnce(Payload.fileSlice(file.get(), 0, Sent.tracked(size, algorithm, request::reportProgress),
+                            true))
+                    : multipart(new SliceParts(size, partSize(size), (offset, n) -> Payload.fileSlice(file.get(),
+                            offset, Sent.untracked(n), offset + n == size))))
+                    .thenCompose(stored -> unchanged(file.get(), size, stored));
         }
         Optional<ByteBuffer> bytes = request.content().bytes();
         if (bytes.isPresent()) {
@@ -187,6 +189,39 @@ public final class Transfer {
             parts.close();
             return putOnce(Payload.bytes(first, first.length, Sent.tracked(first.length, algorithm, null)));
         });
+    }
+
+    /**
+     * The file still has the size that was checked and sent. The blocking client notices a file that grew or shrank
+     * while it reads it; the non-blocking client's file body reads a range and does not look past it, so S3 may have
+     * stored the checked number of bytes of a file that is longer now: then that object is deleted again, and the
+     * upload fails instead of being reported stored cut short.
+     */
+    private CompletableFuture<StoredObject> unchanged(Path file, long size, StoredObject stored) {
+        long now;
+        try {
+            now = java.nio.file.Files.size(file);
+        } catch (IOException e) {
+            now = -1;
+        }
+        if (now == size) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        IOException changed = new IOException("the file is " + (now < 0 ? "gone" : now + " bytes") + " now, not the "
+                + size + " bytes it had when it was checked: it changed during the upload");
+        DeleteObjectRequest.Builder delete = DeleteObjectRequest.builder().bucket(settings.bucket()).key(key)
+                .overrideConfiguration(CLEANUP);
+        stored.versionId().ifPresent(delete::versionId);
+        return ops.cleanup(() -> ops.delete(delete.build())).handle((deleted, failure) -> {
+            if (failure != null) {
+                LOG.warn("s3://{}/{}: the file changed during its upload, and deleting what S3 stored failed ({});"
+                        + " the object is still stored", settings.bucket(), key, Failures.describe(failure));
+                return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key, request.fileName(),
+                        changed, true, "deleting what S3 stored failed (the object MAY STILL BE STORED): "
+                                + Failures.describe(failure)));
+            }
+            return CompletableFuture.<StoredObject>failedFuture(changed);
+        }).thenCompose(Function.identity());
     }
 
     /** The configured part size, raised where the content would need more than {@link #MAX_PARTS} parts. */
