@@ -1,28 +1,33 @@
 #!/usr/bin/env bash
-# Installs and runs the real services the integration tests need (LocalStack S3 and Toxiproxy) directly on the
-# host, for machines without a Docker engine. Everything is installed into a cache directory on first use and
-# reused afterwards; nothing is installed system-wide.
+# Installs and runs the real services the integration tests need directly on the host, for machines without a
+# Docker engine: two real S3 servers (LocalStack, Python; the Versity S3 gateway versitygw, Go) and Toxiproxy.
+# Everything is installed into a cache directory on first use and reused afterwards; nothing is installed
+# system-wide. Needs Python >= 3.12 (LocalStack) and Go (versitygw, Toxiproxy), and curl and openssl.
 #
-#   scripts/test-services.sh install   install LocalStack (Python venv) and Toxiproxy (Go binary) into the cache
-#   scripts/test-services.sh start     install if needed, start both (idempotent), wait until healthy
+#   scripts/test-services.sh install   install LocalStack (Python venv), versitygw and Toxiproxy (Go binaries)
+#   scripts/test-services.sh start     install if needed, start all three (idempotent), wait until healthy
 #   scripts/test-services.sh stop      stop what this script started
-#   scripts/test-services.sh status    exit 0 when both answer
+#   scripts/test-services.sh status    exit 0 when all three answer
 #
 # Environment (all optional):
 #   BOUNDED_UPLOAD_CACHE        cache directory            (default ~/.cache/bounded-upload)
 #   BOUNDED_UPLOAD_LOCALSTACK_PORT                          (default 4566)
+#   BOUNDED_UPLOAD_VERSITYGW_PORT                           (default 7070)
 #   BOUNDED_UPLOAD_TOXIPROXY_PORT                           (default 8474)
 #   BOUNDED_UPLOAD_PYTHON       Python >= 3.12 used to create the LocalStack venv
 set -euo pipefail
 
 LOCALSTACK_VERSION=2026.3.0
 TOXIPROXY_VERSION=v2.12.0
+VERSITYGW_VERSION=v1.8.0
 
 CACHE=${BOUNDED_UPLOAD_CACHE:-$HOME/.cache/bounded-upload}
 LS_PORT=${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}
 TP_PORT=${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
+VG_PORT=${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070}
 VENV="$CACHE/localstack-$LOCALSTACK_VERSION"
 TP_DIR="$CACHE/toxiproxy-$TOXIPROXY_VERSION"
+VG_DIR="$CACHE/versitygw-$VERSITYGW_VERSION"
 RUN="$CACHE/run"
 
 log() { printf '[test-services] %s\n' "$*" >&2; }
@@ -61,6 +66,17 @@ install_toxiproxy() {
   GOBIN="$TP_DIR" GOFLAGS=-mod=mod go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
 }
 
+install_versitygw() {
+  [ -x "$VG_DIR/versitygw" ] && return
+  command -v go >/dev/null || { log "Go is needed to build versitygw (apt-get install golang, or https://go.dev/dl)"; exit 1; }
+  log "building versitygw $VERSITYGW_VERSION into $VG_DIR (about 2 minutes, once)"
+  mkdir -p "$VG_DIR"
+  GOBIN="$VG_DIR" GOFLAGS=-mod=mod go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+}
+
+# An unsigned request is refused with 403 once the gateway serves.
+versitygw_up() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$VG_PORT/" 2>/dev/null)" = 403 ]; }
+
 localstack_up() { curl -fsS "http://127.0.0.1:$LS_PORT/_localstack/health" 2>/dev/null | grep -q '"s3": *"\(available\|running\)"'; }
 toxiproxy_up() { curl -fsS "http://127.0.0.1:$TP_PORT/version" >/dev/null 2>&1; }
 
@@ -77,6 +93,7 @@ wait_for() { # name, check function, seconds
 start() {
   install_localstack
   install_toxiproxy
+  install_versitygw
   mkdir -p "$RUN"
   if toxiproxy_up; then log "Toxiproxy already answers on $TP_PORT"; else
     nohup "$TP_DIR/server" -host 127.0.0.1 -port "$TP_PORT" >"$RUN/toxiproxy.log" 2>&1 &
@@ -97,14 +114,25 @@ start() {
       nohup "$VENV/bin/python" -m localstack.runtime.main >"$RUN/localstack.log" 2>&1 &
     echo $! >"$RUN/localstack.pid"
   fi
+  if versitygw_up; then log "versitygw already answers on $VG_PORT"; else
+    # Objects as plain files under its own data directory (xattrs for metadata); versions in a directory of their
+    # own, which lets buckets be versioned. --keep-alive: without it every answer closes its connection, unlike S3,
+    # and every request of a pooled client pays for a new one.
+    mkdir -p "$RUN/versitygw-data" "$RUN/versitygw-versions"
+    # The credentials of the tests' clients (S3TestServices.ACCESS_KEY / SECRET_KEY): versitygw checks them.
+    ROOT_ACCESS_KEY=AKIAEXAMPLESECRET0001 ROOT_SECRET_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY nohup "$VG_DIR/versitygw" --port "127.0.0.1:$VG_PORT" --keep-alive --quiet \
+      posix --versioning-dir "$RUN/versitygw-versions" "$RUN/versitygw-data" >"$RUN/versitygw.log" 2>&1 &
+    echo $! >"$RUN/versitygw.pid"
+  fi
   wait_for toxiproxy toxiproxy_up 30
+  wait_for versitygw versitygw_up 30
   wait_for localstack localstack_up 120
-  log "LocalStack on http://127.0.0.1:$LS_PORT, Toxiproxy on http://127.0.0.1:$TP_PORT"
+  log "LocalStack on http://127.0.0.1:$LS_PORT, versitygw on http://127.0.0.1:$VG_PORT, Toxiproxy on http://127.0.0.1:$TP_PORT"
 }
 
 stop() {
   local name pid
-  for name in localstack toxiproxy; do
+  for name in localstack versitygw toxiproxy; do
     if [ -f "$RUN/$name.pid" ]; then
       pid=$(cat "$RUN/$name.pid")
       kill "$pid" 2>/dev/null || true
@@ -116,9 +144,9 @@ stop() {
 }
 
 case "${1:-}" in
-  install) install_localstack; install_toxiproxy ;;
+  install) install_localstack; install_toxiproxy; install_versitygw ;;
   start) start ;;
   stop) stop ;;
-  status) localstack_up && toxiproxy_up ;;
+  status) localstack_up && versitygw_up && toxiproxy_up ;;
   *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
 esac

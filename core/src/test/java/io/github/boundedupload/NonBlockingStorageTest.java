@@ -64,15 +64,24 @@ class NonBlockingStorageTest {
      */
     private static final class SlowCleanUp implements io.github.boundedupload.spi.AsyncFileUploader {
         final java.util.Map<String, String> parts = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
         final java.util.concurrent.CountDownLatch cleaning = new java.util.concurrent.CountDownLatch(1);
         final java.util.concurrent.CountDownLatch mayFinish = new java.util.concurrent.CountDownLatch(1);
 
         @Override
         public CompletableFuture<StoredObject> upload(io.github.boundedupload.spi.UploadRequest request) {
             if (request.fileName().equals("bad.txt")) {
-                return CompletableFuture.failedFuture(new java.io.IOException("refused"));
+                // Fails once the other upload has started, so that there is something to cancel and clean up.
+                return CompletableFuture.runAsync(() -> {
+                    try {
+                        started.await(1, java.util.concurrent.TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).thenCompose(x -> CompletableFuture.failedFuture(new java.io.IOException("refused")));
             }
             parts.put(request.key(), "part 1");
+            started.countDown();
             CompletableFuture<StoredObject> result = new CompletableFuture<>();
             request.cancellation().thenRun(() -> CompletableFuture.runAsync(() -> {
                 cleaning.countDown();

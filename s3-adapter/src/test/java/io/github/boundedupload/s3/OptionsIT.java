@@ -30,6 +30,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -126,10 +127,13 @@ class OptionsIT {
                 Attachment.builder("a.txt", AttachmentContent.ofBytes(new byte[] {1})).metadata(metadata).build(),
                 Attachment.builder("large.bin", AttachmentContent.ofPath(large)).metadata(metadata).build())) {
             Map<String, String> stored = head(upload(kind, smallParts().build(), attachment)).metadata();
-            // S3 returns ASCII values as stored, and others RFC 2047 encoded: a reader decodes only those.
+            // S3 (and LocalStack) decode the encoded words the adapter sends and return ASCII values as stored and
+            // others RFC 2047 encoded: a reader decodes only those. versitygw stores and returns what was sent, every
+            // encoded word included: a reader decodes every value once.
+            boolean decodes = services.server().decodesEncodedWordsInMetadata();
             Map<String, String> read = new LinkedHashMap<>();
-            stored.forEach((name, value) -> read.put(name, metadata.get(name).chars().allMatch(c -> c < 0x7f)
-                    ? value : decodeWords(value)));
+            stored.forEach((name, value) -> read.put(name,
+                    decodes && metadata.get(name).chars().allMatch(c -> c < 0x7f) ? value : decodeWords(value)));
             assertThat(read).isEqualTo(metadata);
         }
     }
@@ -169,6 +173,8 @@ class OptionsIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void storageClassAndServerSideEncryptionReachS3(Kind kind) throws Exception {
+        Assumptions.assumeTrue(services.server().keepsStorageClassAndEncryption(),
+                services.server().id() + " drops the storage class and server-side encryption it is asked for");
         S3UploadOptions sseS3 = smallParts().storageClass(StorageClass.STANDARD_IA)
                 .serverSideEncryption(ServerSideEncryption.AES256).build();
         for (Attachment attachment : List.of(Attachment.of("a.txt", new byte[] {1}), Attachment.of(large))) {

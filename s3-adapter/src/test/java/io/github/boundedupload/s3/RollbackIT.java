@@ -233,13 +233,14 @@ class RollbackIT {
             batch.add(Attachment.of("file-" + i + ".bin", AttachmentContent.ofPath(file)));
         }
         try (Adapters adapters = adapters()) {
+            // Every answer takes longer than the grace period, on any server: the batch is still running when
+            // close() comes, cancelled uploads stop (abort their multipart uploads) only after close() has given up
+            // waiting for them, and their deletes come later still.
+            s3.proxy().toxiproxy().toxics().latency("late", ToxicDirection.DOWNSTREAM, 400);
             ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config);
             CompletableFuture<BatchResult> result = uploader.uploadAllAsync(batch);
             await().until(() -> stored.getCount() == 0);
             slowUploads();
-            // Every answer now takes longer than the grace period: cancelled uploads stop (abort their multipart
-            // uploads) only after close() has given up waiting for them, and their deletes come later still.
-            s3.proxy().toxiproxy().toxics().latency("late", ToxicDirection.DOWNSTREAM, 400);
 
             uploader.close();
 

@@ -45,8 +45,9 @@ class SecretsIT {
     static final S3TestServices services = S3TestServices.get();
     @RegisterExtension
     static final S3Fixture s3 = S3Fixture.bucketAndProxy("secrets");
-    static final String ACCESS_KEY = "AKIAEXAMPLESECRET0001";
-    static final String SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
+    // The test services' own credentials: a server that checks them (versitygw) accepts only those.
+    static final String ACCESS_KEY = S3TestServices.ACCESS_KEY;
+    static final String SECRET_KEY = S3TestServices.SECRET_KEY;
     static final String MARKER = "CONTENT-MARKER-c0ffee";
     static final List<String> FORBIDDEN = List.of(ACCESS_KEY, SECRET_KEY, MARKER, "X-Amz-Signature",
             "X-Amz-Credential", "Authorization");

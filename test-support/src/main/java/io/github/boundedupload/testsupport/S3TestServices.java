@@ -27,12 +27,13 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
- * The real S3 (LocalStack) and Toxiproxy that integration tests run against, found or started once per JVM:
+ * The real S3 server ({@link S3Server#selected()}: LocalStack, or versitygw) and Toxiproxy that integration tests run
+ * against, found or started once per JVM:
  *
  * <ol>
  *   <li>from environment variables, when {@code BOUNDED_UPLOAD_S3_ENDPOINT} is set (and
  *       {@code BOUNDED_UPLOAD_TOXIPROXY_URL} for tests that need Toxiproxy);</li>
- *   <li>else with Testcontainers, when a Docker engine answers;</li>
+ *   <li>else with Testcontainers, when a Docker engine answers (LocalStack only);</li>
  *   <li>else with {@code scripts/test-services.sh start} from the repository (found by walking up from the working
  *       directory), which installs and runs both on this host. Services this JVM started are stopped when it exits,
  *       unless another JVM still uses them.</li>
@@ -58,8 +59,15 @@ public final class S3TestServices {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3TestServices.class);
     private static final Region REGION = Region.US_EAST_1;
+    /**
+     * The access key of the test clients: versitygw's root user as scripts/test-services.sh starts it (LocalStack
+     * takes any). Distinctive, so that SecretsIT can look for it in whatever the library logs and throws.
+     */
+    public static final String ACCESS_KEY = "AKIAEXAMPLESECRET0001";
+    /** The secret key of the test clients (see {@link #ACCESS_KEY}). */
+    public static final String SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
     private static final AwsCredentialsProvider CREDENTIALS =
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test"));
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
     private static @Nullable S3TestServices instance;
 
     private final Services services;
@@ -71,7 +79,8 @@ public final class S3TestServices {
         this.services = services;
         this.client = s3ClientBuilder(services.s3Endpoint()).build();
         Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "bounded-upload-test-services-stop"));
-        LOG.info("test services: {} (S3 at {})", services.describe(), services.s3Endpoint());
+        LOG.info("test services: {} (S3: {} at {})", services.describe(), S3Server.selected().id(),
+                services.s3Endpoint());
     }
 
     /**
@@ -99,7 +108,13 @@ public final class S3TestServices {
                     toxiproxy == null || toxiproxy.isBlank() ? null : URI.create(toxiproxy),
                     "services given by " + S3_ENDPOINT_VARIABLE, () -> { });
         }
-        if ("testcontainers".equals(mode) || mode == null && ContainerServices.dockerAvailable()) {
+        // versitygw runs from the script on every machine: no container image of it is pinned and checked here.
+        boolean versitygw = S3Server.selected() == S3Server.VERSITYGW;
+        if ("testcontainers".equals(mode) && versitygw) {
+            throw new IllegalStateException(MODE_VARIABLE + "=testcontainers serves LocalStack only; versitygw runs"
+                    + " from scripts/test-services.sh (or give its endpoint in " + S3_ENDPOINT_VARIABLE + ")");
+        }
+        if ("testcontainers".equals(mode) || mode == null && !versitygw && ContainerServices.dockerAvailable()) {
             return ContainerServices.start();
         }
         ServiceScript script = ServiceScript.find();
@@ -120,6 +135,15 @@ public final class S3TestServices {
     }
 
     /**
+     * The S3 server the tests talk to, for tests whose assertions depend on where servers differ.
+     *
+     * @return the server
+     */
+    public S3Server server() {
+        return S3Server.selected();
+    }
+
+    /**
      * The region the test clients use.
      *
      * @return the region
@@ -129,7 +153,7 @@ public final class S3TestServices {
     }
 
     /**
-     * The credentials the test clients use; LocalStack takes any.
+     * The credentials the test clients use: versitygw's root user as the script starts it; LocalStack takes any.
      *
      * @return the credentials
      */

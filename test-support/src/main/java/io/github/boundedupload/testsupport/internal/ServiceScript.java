@@ -1,5 +1,6 @@
 package io.github.boundedupload.testsupport.internal;
 
+import io.github.boundedupload.testsupport.S3Server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -20,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@code scripts/test-services.sh}, which installs LocalStack and Toxiproxy into a cache directory and runs them
- * on this host, for machines without a Docker engine.
+ * Runs {@code scripts/test-services.sh}, which installs LocalStack, versitygw and Toxiproxy into a cache directory and
+ * runs them on this host, for machines without a Docker engine.
  *
  * <p>Every JVM that uses the services holds a shared lock on a file next to the script's pid files for as long as it
  * runs. The JVM that started the services stops them at exit, but only when it can take that lock exclusively: a
@@ -37,7 +38,9 @@ public final class ServiceScript {
     private final Path script;
     private final Path cache;
     private final int localstackPort;
+    private final int versitygwPort;
     private final int toxiproxyPort;
+    private final S3Server server;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private ServiceScript(Path script) {
@@ -46,7 +49,9 @@ public final class ServiceScript {
         this.cache = cacheDir != null && !cacheDir.isBlank() ? Path.of(cacheDir)
                 : Path.of(System.getProperty("user.home"), ".cache", "bounded-upload");
         this.localstackPort = port("BOUNDED_UPLOAD_LOCALSTACK_PORT", 4566);
+        this.versitygwPort = port("BOUNDED_UPLOAD_VERSITYGW_PORT", 7070);
         this.toxiproxyPort = port("BOUNDED_UPLOAD_TOXIPROXY_PORT", 8474);
+        this.server = S3Server.selected();
     }
 
     private static int port(String variable, int fallback) {
@@ -65,9 +70,9 @@ public final class ServiceScript {
         return null;
     }
 
-    /** Uses the services when they answer, starts them otherwise. */
+    /** Uses the services when they answer, starts them otherwise; the tests talk to the {@link S3Server#selected()}. */
     public Services start() {
-        URI s3 = URI.create("http://127.0.0.1:" + localstackPort);
+        URI s3 = URI.create("http://127.0.0.1:" + (server == S3Server.VERSITYGW ? versitygwPort : localstackPort));
         URI toxiproxy = URI.create("http://127.0.0.1:" + toxiproxyPort);
         FileLock users = holdLock(lockFile("users"), true);
         boolean localstackWasUp;
@@ -75,14 +80,14 @@ public final class ServiceScript {
         // One JVM at a time checks and starts, so that two test JVMs never start two servers on one port.
         FileLock starting = holdLock(lockFile("start"), false);
         try {
-            localstackWasUp = localstackUp();
+            localstackWasUp = localstackUp() && versitygwUp();
             toxiproxyWasUp = toxiproxyUp();
             if (localstackWasUp && toxiproxyWasUp) {
-                return new HostServices(s3, toxiproxy, "LocalStack and Toxiproxy already running on this host",
-                        () -> { });
+                return new HostServices(s3, toxiproxy, server.id() + " (and the other S3 server) and Toxiproxy"
+                        + " already running on this host", () -> { });
             }
             run("start", START_TIMEOUT);
-            if (!localstackUp() || !toxiproxyUp()) {
+            if (!localstackUp() || !versitygwUp() || !toxiproxyUp()) {
                 throw new IllegalStateException(SCRIPT + " start finished, but the services do not answer; see "
                         + log());
             }
@@ -91,7 +96,7 @@ public final class ServiceScript {
         }
         // Stop at exit only what this JVM alone brought up: a service that was already running belongs to someone else.
         boolean ours = !localstackWasUp && !toxiproxyWasUp;
-        String how = "LocalStack and Toxiproxy started on this host by " + SCRIPT
+        String how = server.id() + " (and the other S3 server) and Toxiproxy started on this host by " + SCRIPT
                 + (ours ? ", stopped at JVM exit" : " (one was already running: left running at exit)");
         return new HostServices(s3, toxiproxy, how, ours ? () -> stopUnlessInUse(users) : () -> { });
     }
@@ -99,6 +104,21 @@ public final class ServiceScript {
     private boolean localstackUp() {
         String health = get(URI.create("http://127.0.0.1:" + localstackPort + "/_localstack/health"));
         return health != null && health.matches("(?s).*\"s3\": *\"(available|running)\".*");
+    }
+
+    /** The gateway refuses an unsigned request with 403 once it serves. */
+    private boolean versitygwUp() {
+        try {
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + versitygwPort + "/")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == 403;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private boolean toxiproxyUp() {

@@ -1,0 +1,62 @@
+package io.github.boundedupload.testsupport;
+
+import java.util.Locale;
+
+/**
+ * The real S3 servers the integration tests run against, and where they behave differently from Amazon S3, so that a
+ * test can say which behaviour it covers ({@code assumeTrue(server.keepsStorageClass(), ...)}). Chosen with the
+ * environment variable {@value #VARIABLE} (or the system property {@code bounded-upload.s3-server}):
+ * {@code localstack} (the default) or {@code versitygw}.
+ */
+public enum S3Server {
+
+    /** LocalStack (Python): S3 in memory; takes any credentials. */
+    LOCALSTACK,
+    /** The Versity S3 gateway (Go, posix backend): objects as plain files; checks credentials. */
+    VERSITYGW;
+
+    /** The environment variable that chooses the server. */
+    public static final String VARIABLE = "BOUNDED_UPLOAD_S3_SERVER";
+
+    /**
+     * The server chosen for this JVM.
+     *
+     * @return the server, {@link #LOCALSTACK} unless chosen otherwise
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static S3Server selected() {
+        String name = System.getProperty("bounded-upload.s3-server", System.getenv(VARIABLE));
+        if (name == null || name.isBlank()) {
+            return LOCALSTACK;
+        }
+        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * The lower-case name, as {@value #VARIABLE} takes it.
+     *
+     * @return the name
+     */
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Whether the server keeps the storage class and server-side encryption asked for (versitygw drops both).
+     *
+     * @return whether it does
+     */
+    public boolean keepsStorageClassAndEncryption() {
+        return this == LOCALSTACK;
+    }
+
+    /**
+     * Whether the server decodes metadata values that look like RFC 2047 encoded words, as S3 does (versitygw returns
+     * them as stored).
+     *
+     * @return whether it does
+     */
+    public boolean decodesEncodedWordsInMetadata() {
+        return this == LOCALSTACK;
+    }
+}
