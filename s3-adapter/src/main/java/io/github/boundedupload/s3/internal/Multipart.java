@@ -1,0 +1,242 @@
+package io.github.boundedupload.s3.internal;
+
+import io.github.boundedupload.StoredObject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+
+/**
+ * A multipart upload: CreateMultipartUpload, the parts (up to {@code partsInFlight} at once, see {@link PartPump}),
+ * CompleteMultipartUpload, and the clean-up of each way it can fail: an upload whose creation was not confirmed is
+ * looked for and aborted, a failed or cancelled one is aborted before its future completes, and one whose completion
+ * lost its answer is settled by its upload id (aborting it either succeeds, or finds it completed).
+ *
+ * <p><b>Why our own multipart loop</b> rather than the SDK's multipart client or its Transfer Manager: both are
+ * switched on when a client is built ({@code multipartEnabled(true)}, or the CRT client), and these adapters take
+ * the client the application already has; neither exists for the blocking {@code S3Client}; and cancelling their
+ * futures does not abort the upload (aws-sdk-java-v2#3274), while the core cancels on every timeout.
+ */
+final class Multipart {
+
+    private static final Logger LOG = Upload.LOG;
+
+    private final Upload u;
+
+    Multipart(Upload u) {
+        this.u = u;
+    }
+
+    CompletableFuture<StoredObject> upload(Parts.PartSource source) {
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder();
+        Upload.copyFields(u.object().build(), create);
+        create.overrideConfiguration(u.callTimeout());
+        Instant asked = Instant.now();
+        return u.track(u.ops.create(create.build())).handle((created, failure) -> failure == null
+                ? uploadParts(source, created.uploadId()) : afterFailedCreate(failure, asked))
+                .thenCompose(Function.identity())
+                .whenComplete((stored, failure) -> source.close());
+    }
+
+    private CompletableFuture<StoredObject> uploadParts(Parts.PartSource source, String uploadId) {
+        AtomicBoolean completing = new AtomicBoolean();
+        return new PartPump(source, uploadId).run().thenCompose(parts -> {
+            completing.set(true);
+            return u.track(u.ops.complete(CompleteMultipartUploadRequest.builder().bucket(u.settings.bucket())
+                    .key(u.key).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
+                    .overrideConfiguration(u.callTimeout()).build()));
+        }).handle((done, failure) -> failure == null
+                ? u.keep(u.stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(u.algorithm,
+                        done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
+                : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
+                        source.bytes()))
+                .thenCompose(Function.identity());
+    }
+
+    /**
+     * CreateMultipartUpload failed without S3 refusing it: S3 may have started an upload whose id never reached us
+     * (the answer was lost, or the request arrived late). After the settle time, the key's uploads started since we
+     * asked are aborted; with unique keys (the default key strategy) they can only be ours.
+     */
+    private CompletableFuture<StoredObject> afterFailedCreate(Throwable failure, Instant asked) {
+        if (Failures.refused(failure)) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
+                .thenCompose(settled -> u.ops.cleanup(() -> u.ops.listUploads(ListMultipartUploadsRequest.builder()
+                        .bucket(u.settings.bucket()).prefix(u.key).overrideConfiguration(Upload.CLEANUP).build())))
+                .thenCompose(listed -> CompletableFuture.allOf(listed.uploads().stream()
+                        .filter(upload -> u.key.equals(upload.key()) && upload.initiated() != null
+                                && !upload.initiated().isBefore(asked.minus(Upload.CLOCK_SKEW)))
+                        .map(upload -> u.ops.cleanup(() -> u.ops.abort(AbortMultipartUploadRequest.builder()
+                                .bucket(u.settings.bucket()).key(u.key).uploadId(upload.uploadId())
+                                .overrideConfiguration(Upload.CLEANUP).build())))
+                        .toArray(CompletableFuture[]::new)))
+                .handle((aborted, cleanupFailure) -> {
+                    if (cleanupFailure == null) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure);
+                    }
+                    LOG.warn("s3://{}/{}: starting the multipart upload failed ({}), and an upload it may have started"
+                            + " could not be aborted ({}); a lifecycle rule aborts it", u.settings.bucket(), u.key,
+                            Failures.describe(failure), Failures.describe(cleanupFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(u.settings, u.key,
+                            u.request.fileName(), failure, true, "a multipart upload it may have started could not be"
+                                    + " aborted (its parts MAY STILL BE STORED until the key is deleted): "
+                                    + Failures.describe(cleanupFailure)));
+                }).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
+            boolean mayHaveCompleted, long size) {
+        return u.ops.cleanup(() -> u.ops.abort(AbortMultipartUploadRequest.builder().bucket(u.settings.bucket())
+                .key(u.key).uploadId(uploadId).overrideConfiguration(Upload.CLEANUP).build()))
+                .handle((aborted, abortFailure) -> {
+                    // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
+                    if (abortFailure == null || !mayHaveCompleted && Failures.notFound(abortFailure)) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
+                    }
+                    if (mayHaveCompleted && Failures.notFound(abortFailure)) {
+                        // Nobody else knows the upload id: it is gone because CompleteMultipartUpload worked.
+                        return u.ops.cleanup(() -> u.ops.head(u.headRequest()))
+                                .handle((head, headFailure) -> headFailure != null
+                                        ? u.outcomeUnknown(failure, "checking for the object failed: "
+                                                + Failures.describe(headFailure))
+                                        : u.keep(u.stored(Objects.requireNonNullElse(head.contentLength(), size),
+                                                head.eTag(), head.versionId(), u.checksumOf(head))))
+                                .thenCompose(Function.identity());
+                    }
+                    LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
+                            + " until it is aborted, for example by a lifecycle rule", u.settings.bucket(), u.key,
+                            uploadId, Failures.describe(abortFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(u.settings, u.key,
+                            u.request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
+                                    + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): "
+                                    + Failures.describe(abortFailure)));
+                }).thenCompose(Function.identity());
+    }
+
+    /**
+     * Uploads the parts, up to {@code partsInFlight} at once (with blocking operations one after another: each
+     * completes before the next starts), reading the next part while others are in flight. A drain loop instead of
+     * recursion: with blocking operations every future completes at once, and ten thousand parts must not mean ten
+     * thousand stack frames.
+     */
+    private final class PartPump {
+        private final Parts.PartSource source;
+        private final String uploadId;
+        private final AtomicInteger pending = new AtomicInteger();
+        private final CompletableFuture<List<CompletedPart>> done = new CompletableFuture<>();
+        // Guarded by this:
+        private final List<CompletedPart> parts = new ArrayList<>();
+        private int inFlight;
+        private boolean reading;
+        private boolean exhausted;
+        private @Nullable Throwable failure;
+        private long sent;
+
+        PartPump(Parts.PartSource source, String uploadId) {
+            this.source = source;
+            this.uploadId = uploadId;
+        }
+
+        CompletableFuture<List<CompletedPart>> run() {
+            drain();
+            return done;
+        }
+
+        private void drain() {
+            if (pending.getAndIncrement() != 0) {
+                return;
+            }
+            int missed = 1;
+            do {
+                step();
+                missed = pending.addAndGet(-missed);
+            } while (missed != 0);
+        }
+
+        private void step() {
+            synchronized (this) {
+                if (done.isDone()) {
+                    return;
+                }
+                if (failure == null && u.tasks.cancelled()) {
+                    failure = new CancellationException("the upload was cancelled");
+                }
+                if (failure != null || exhausted) {
+                    if (inFlight == 0) {
+                        if (failure != null) {
+                            done.completeExceptionally(failure);
+                        } else {
+                            parts.sort(Comparator.comparing(CompletedPart::partNumber));
+                            done.complete(List.copyOf(parts));
+                        }
+                    }
+                    return;
+                }
+                if (reading || inFlight >= u.options.partsInFlight()) {
+                    return;
+                }
+                reading = true;
+            }
+            u.track(source.next()).whenComplete((part, error) -> {
+                boolean start;
+                synchronized (this) {
+                    reading = false;
+                    if (error != null && failure == null) {
+                        failure = error;
+                    }
+                    exhausted |= error == null && part == null;
+                    start = part != null && failure == null;
+                    if (start) {
+                        inFlight++;
+                    }
+                }
+                if (start) {
+                    upload(part);
+                }
+                drain();
+            });
+        }
+
+        private void upload(Parts.Part part) {
+            u.track(u.ops.uploadPart(UploadPartRequest.builder()
+                    .bucket(u.settings.bucket()).key(u.key).uploadId(uploadId).partNumber(part.number())
+                    .contentLength(part.payload().length()).checksumAlgorithm(u.algorithm)
+                    .overrideConfiguration(u.callTimeout()).build(), part.payload(), u.tasks))
+                    .whenComplete((response, error) -> {
+                        long progress;
+                        synchronized (this) {
+                            inFlight--;
+                            if (error != null) {
+                                failure = failure == null ? error : failure;
+                            } else {
+                                parts.add(Digest.part(part.number(), response.eTag(), u.algorithm, Digest.pick(
+                                        u.algorithm, response::checksumCRC32, response::checksumCRC32C,
+                                        response::checksumSHA1, response::checksumSHA256)));
+                                sent += part.payload().length();
+                            }
+                            progress = sent;
+                        }
+                        if (error == null && source.reportsProgress()) {
+                            u.request.reportProgress(progress);
+                        }
+                        drain();
+                    });
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.boundedupload.s3.internal;
+
+import io.github.boundedupload.StoredObject;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+
+/**
+ * One PutObject, and what follows when its answer is lost: when a request fails after its whole body was handed to
+ * the HTTP client and no answer came (reset, timeout, interrupt, 5xx), S3 may have stored the object. HeadObject then
+ * tells: the object under the key is ours when its size and checksum are those of the bytes sent (computed while they
+ * went out), and the upload succeeds after all; a cancelled upload deletes it instead.
+ */
+final class SinglePut {
+
+    private static final Logger LOG = Upload.LOG;
+
+    private final Upload u;
+
+    SinglePut(Upload u) {
+        this.u = u;
+    }
+
+    CompletableFuture<StoredObject> put(Payload payload) {
+        PutObjectRequest put = u.object().contentLength(payload.length()).overrideConfiguration(u.callTimeout())
+                .build();
+        return u.track(u.ops.put(put, payload, u.tasks)).handle((response, failure) -> failure == null
+                ? u.keep(u.stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(u.algorithm,
+                        response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
+                        response::checksumSHA256)))
+                : afterFailedPut(failure, payload.sent)).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
+        if (Failures.refused(failure) || !sent.fullySent()) {
+            LOG.debug("s3://{}/{}: not stored ({}): {}", u.settings.bucket(), u.key,
+                    sent.fullySent() ? "refused" : "the content did not all go out", Failures.describe(failure));
+            return CompletableFuture.failedFuture(failure); // S3 stored nothing of this u.request
+        }
+        // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
+        // held can arrive late). Look; when nothing is there, look once more after the settle time.
+        return lookFor(sent, failure, true);
+    }
+
+    private CompletableFuture<StoredObject> lookFor(Sent sent, Throwable failure, boolean again) {
+        return u.ops.cleanup(() -> u.ops.head(u.headRequest())).handle((head, headFailure) -> {
+            if (headFailure != null && !Failures.notFound(headFailure)) {
+                return u.outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+            }
+            if (headFailure != null) {
+                LOG.debug("s3://{}/{}: no answer and no object{}", u.settings.bucket(), u.key,
+                        again ? "; looking again after " + Upload.SETTLE : ": not stored");
+                return again ? u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
+                        .thenCompose(x -> lookFor(sent, failure, false))
+                        : CompletableFuture.<StoredObject>failedFuture(failure);
+            }
+            String stored = u.checksumOf(head);
+            if (head.contentLength() == null || head.contentLength() != sent.length() || stored == null
+                    || !stored.equals(sent.checksum())) {
+                return CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
+            }
+            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", u.settings.bucket(), u.key);
+            return u.keep(u.stored(sent.length(), head.eTag(), head.versionId(), stored));
+        }).thenCompose(Function.identity());
+    }
+}
