@@ -660,10 +660,10 @@ public final class UploaderConfig {
             require(maxConcurrentUploads >= 1, "maxConcurrentUploads", maxConcurrentUploads, "at least 1");
             require(maxConcurrentUploadsPerBatch >= 1 && maxConcurrentUploadsPerBatch <= maxConcurrentUploads,
                     "maxConcurrentUploadsPerBatch", maxConcurrentUploadsPerBatch,
-                    "from 1 to maxConcurrentUploads (" + maxConcurrentUploads + ")");
+                    "from 1 to {maxConcurrentUploads} (" + maxConcurrentUploads + ")");
             require(maxAttachmentsPerBatch >= 1, "maxAttachmentsPerBatch", maxAttachmentsPerBatch, "at least 1");
             require(maxQueuedUploads >= maxAttachmentsPerBatch, "maxQueuedUploads", maxQueuedUploads,
-                    "at least maxAttachmentsPerBatch (" + maxAttachmentsPerBatch + "), or no full batch could ever"
+                    "at least {maxAttachmentsPerBatch} (" + maxAttachmentsPerBatch + "), or no full batch could ever"
                             + " be admitted");
             require(maxBytesInFlight >= 1, "maxBytesInFlight", maxBytesInFlight, "at least 1");
             require(maxAttachmentSize >= 1, "maxAttachmentSize", maxAttachmentSize, "at least 1");
@@ -691,51 +691,15 @@ public final class UploaderConfig {
     }
 
     /**
-     * A setting of the builder has a value it does not allow. The message is
-     * {@code "<setting> must be <allowed>, was <value>"}; the parts are available separately, so that frameworks can
-     * report them in their own terms (Spring Boot names the property).
+     * A setting of the builder has a value it does not allow: {@link io.github.boundedupload.InvalidSettingException},
+     * thrown by {@link Builder#build()} under this name too.
      */
-    public static final class InvalidSettingException extends IllegalArgumentException {
+    public static final class InvalidSettingException extends io.github.boundedupload.InvalidSettingException {
 
         private static final long serialVersionUID = 1L;
 
-        private final String setting;
-        private final String value;
-        private final String allowed;
-
-        InvalidSettingException(String setting, String value, String allowed) {
-            super(setting + " must be " + allowed + ", was " + value);
-            this.setting = setting;
-            this.value = value;
-            this.allowed = allowed;
-        }
-
-        /**
-         * The builder method's name, for example {@code maxConcurrentUploadsPerBatch}.
-         *
-         * @return the setting
-         */
-        public String setting() {
-            return setting;
-        }
-
-        /**
-         * The refused value, as text.
-         *
-         * @return the value
-         */
-        public String value() {
-            return value;
-        }
-
-        /**
-         * What the setting allows, possibly naming other settings, for example
-         * {@code "from 1 to maxConcurrentUploads (4)"}.
-         *
-         * @return the rule
-         */
-        public String allowed() {
-            return allowed;
+        InvalidSettingException(String setting, String value, String rule) {
+            super(setting, value, rule);
         }
     }
 }

@@ -205,6 +205,16 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     }
 
     /**
+     * The client uploads go through: the one it was given, or the one it built from a client builder (whose
+     * connection pool matches {@link S3UploadOptions#maxConcurrency()}; {@link #close()} closes that one).
+     *
+     * @return the client
+     */
+    public S3AsyncClient client() {
+        return client;
+    }
+
+    /**
      * The bucket objects are stored in.
      *
      * @return the bucket name

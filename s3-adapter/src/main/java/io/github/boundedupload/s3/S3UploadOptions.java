@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3;
 
+import io.github.boundedupload.InvalidSettingException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -369,29 +370,33 @@ public final class S3UploadOptions {
          * Checks every value and builds the options.
          *
          * @return new, immutable options
-         * @throws IllegalArgumentException when a value is out of range
+         * @throws InvalidSettingException naming the first invalid setting, its value and what it allows
          */
         public S3UploadOptions build() {
-            require(partSize >= MIN_PART_SIZE && partSize <= MAX_SINGLE_UPLOAD_SIZE,
-                    "partSize must be from " + MIN_PART_SIZE + " to " + MAX_SINGLE_UPLOAD_SIZE + ", was " + partSize);
+            require(partSize >= MIN_PART_SIZE && partSize <= MAX_SINGLE_UPLOAD_SIZE, "partSize", partSize,
+                    "from " + MIN_PART_SIZE + " to " + MAX_SINGLE_UPLOAD_SIZE);
             require(multipartThreshold >= MIN_PART_SIZE && multipartThreshold <= MAX_SINGLE_UPLOAD_SIZE,
-                    "multipartThreshold must be from " + MIN_PART_SIZE + " to " + MAX_SINGLE_UPLOAD_SIZE + ", was "
-                            + multipartThreshold);
-            require(partsInFlight >= 1, "partsInFlight must be at least 1, was " + partsInFlight);
-            require(maxConcurrency >= 1, "maxConcurrency must be at least 1, was " + maxConcurrency);
-            require(CHECKSUMS.contains(checksumAlgorithm),
-                    "checksumAlgorithm must be one of " + CHECKSUMS + ", was " + checksumAlgorithm);
-            require(kmsKeyId == null || serverSideEncryption == ServerSideEncryption.AWS_KMS
-                    || serverSideEncryption == ServerSideEncryption.AWS_KMS_DSSE,
-                    "a KMS key needs serverSideEncryption aws:kms or aws:kms:dsse, was " + serverSideEncryption);
-            require(serverSideEncryption != ServerSideEncryption.UNKNOWN_TO_SDK_VERSION
-                    && storageClass != StorageClass.UNKNOWN_TO_SDK_VERSION, "unknown encryption or storage class");
+                    "multipartThreshold", multipartThreshold, "from " + MIN_PART_SIZE + " to " + MAX_SINGLE_UPLOAD_SIZE);
+            require(partsInFlight >= 1, "partsInFlight", partsInFlight, "at least 1");
+            require(maxConcurrency >= 1, "maxConcurrency", maxConcurrency, "at least 1");
+            require(CHECKSUMS.contains(checksumAlgorithm), "checksumAlgorithm", checksumAlgorithm,
+                    "one of " + CHECKSUMS);
+            require(serverSideEncryption != ServerSideEncryption.UNKNOWN_TO_SDK_VERSION, "serverSideEncryption",
+                    serverSideEncryption, "one of " + ServerSideEncryption.knownValues());
+            require(storageClass != StorageClass.UNKNOWN_TO_SDK_VERSION, "storageClass", storageClass,
+                    "one of " + StorageClass.knownValues());
+            if (kmsKeyId != null && serverSideEncryption != ServerSideEncryption.AWS_KMS
+                    && serverSideEncryption != ServerSideEncryption.AWS_KMS_DSSE) {
+                // The key id itself stays out of the message: the rule is about the encryption it goes with.
+                throw InvalidSettingException.requirement("kmsKeyId", String.valueOf(serverSideEncryption),
+                        "is set, and a KMS key needs {serverSideEncryption} aws:kms or aws:kms:dsse");
+            }
             return new S3UploadOptions(this);
         }
 
-        private static void require(boolean condition, String message) {
+        private static void require(boolean condition, String setting, @Nullable Object value, String rule) {
             if (!condition) {
-                throw new IllegalArgumentException(message);
+                throw new InvalidSettingException(setting, String.valueOf(value), rule);
             }
         }
     }

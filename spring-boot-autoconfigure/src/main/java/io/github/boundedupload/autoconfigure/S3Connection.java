@@ -1,20 +1,13 @@
 package io.github.boundedupload.autoconfigure;
 
-import io.github.boundedupload.autoconfigure.BoundedUploadProperties.S3;
 import io.github.boundedupload.s3.S3AsyncFileUploader;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,7 +17,6 @@ import org.springframework.util.ClassUtils;
 import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -33,8 +25,6 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
-import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
@@ -48,7 +38,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     private static final Log LOG = LogFactory.getLog(S3Connection.class);
 
-    private final S3 properties;
+    private final S3Properties properties;
     private final Duration healthTimeout;
     private final String bucket;
     private final ObjectProvider<S3Presigner> presigners;
@@ -57,6 +47,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private volatile @Nullable S3Client client;
     private volatile @Nullable S3AsyncClient asyncClient;
     private @Nullable S3Presigner presigner;
+    private final S3BucketCheck bucketCheck;
 
     private S3Connection(BoundedUploadProperties properties, @Nullable S3Client client,
             @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners) {
@@ -66,6 +57,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.client = client;
         this.asyncClient = asyncClient;
         this.presigners = presigners;
+        this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
         if (applicationClient != null && (this.properties.getEndpoint() != null
@@ -103,10 +95,9 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     synchronized S3AsyncFileUploader nonBlockingStorage(S3UploadOptions options) {
         S3AsyncClient given = asyncClient;
         S3AsyncFileUploader.Builder builder = given != null ? S3AsyncFileUploader.builder(given, bucket)
-                : S3AsyncFileUploader.builder(capturing(configure(S3AsyncClient.builder()), built -> {
-                    asyncClient = built;
-                }), bucket);
+                : S3AsyncFileUploader.builder(configure(S3AsyncClient.builder()), bucket);
         S3AsyncFileUploader storage = built(() -> builder.options(options).build());
+        asyncClient = storage.client(); // the one it built, sized to its permits: the health check asks it
         log("S3AsyncClient", given == null, options);
         return storage;
     }
@@ -216,60 +207,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         return applicationClient == null;
     }
 
-    /**
-     * HeadBucket through the client in use. A bucket that does not exist, or that S3 cannot be asked about, is
-     * DOWN; a forbidden HeadBucket (403) is UP, because the bucket exists and the application may well be allowed to
-     * put objects without being allowed to list the bucket.
-     */
+    /** HeadBucket through the client in use (see {@link S3BucketCheck}). */
     @Override
     public boolean check(Map<String, Object> details) {
-        details.put("storage", "s3://" + bucket);
-        HeadBucketRequest request = HeadBucketRequest.builder().bucket(bucket)
-                .overrideConfiguration(o -> o.apiCallTimeout(healthTimeout)).build();
-        try {
-            S3AsyncClient async = asyncClient;
-            S3Client sync = client;
-            if (async != null) {
-                // The call's own timeout ends it; the wait has a margin so that the call's exception is what is seen.
-                async.headBucket(request).get(healthTimeout.toMillis() * 2, TimeUnit.MILLISECONDS);
-            } else if (sync != null) {
-                sync.headBucket(request);
-            } else {
-                details.put("error", "no S3 client yet");
-                return false;
-            }
-            return true;
-        } catch (ExecutionException e) {
-            return failed(details, e.getCause());
-        } catch (TimeoutException e) {
-            details.put("error", "HeadBucket did not answer within " + healthTimeout.multipliedBy(2));
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            details.put("error", "interrupted while checking the bucket");
-            return false;
-        } catch (SdkException e) {
-            return failed(details, e);
-        }
-    }
-
-    /** Status, S3's error code and the SDK's message: none of them holds credentials. */
-    private boolean failed(Map<String, Object> details, @Nullable Throwable failure) {
-        if (failure instanceof S3Exception) {
-            S3Exception s3 = (S3Exception) failure;
-            if (s3.statusCode() == 403) {
-                details.put("warning", "HeadBucket is forbidden (403): the bucket exists, but whether uploads are "
-                        + "allowed is not checked (allow s3:ListBucket on it to check)");
-                return true;
-            }
-            String code = s3.awsErrorDetails() != null ? s3.awsErrorDetails().errorCode() : null;
-            String answer = s3.statusCode() + (code != null ? " " + code : "");
-            details.put("error", s3.statusCode() == 404 ? "the bucket does not exist (HeadBucket: " + answer + ")"
-                    : "HeadBucket failed: " + answer);
-        } else {
-            details.put("error", "S3 cannot be reached: " + failure);
-        }
-        return false;
+        return bucketCheck.check(details);
     }
 
     /** Closes the blocking client and the presigner if they were built here. */
@@ -291,30 +232,6 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         if (first != null) {
             throw first;
         }
-    }
-
-    /**
-     * The client builder as it is, except that the client it builds is handed to {@code built} too. The adapter's
-     * builder overload sizes the connection pool to its permits, and keeps the client to itself; the health check
-     * needs it. (An accessor on the adapter would make this unnecessary.)
-     */
-    static S3AsyncClientBuilder capturing(S3AsyncClientBuilder builder, Consumer<S3AsyncClient> built) {
-        return (S3AsyncClientBuilder) Proxy.newProxyInstance(S3AsyncClientBuilder.class.getClassLoader(),
-                new Class<?>[] { S3AsyncClientBuilder.class }, (proxy, method, args) -> {
-                    Object result;
-                    try {
-                        result = method.invoke(builder, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    if (result == builder) {
-                        return proxy;
-                    }
-                    if (result instanceof S3AsyncClient) {
-                        built.accept((S3AsyncClient) result);
-                    }
-                    return result;
-                });
     }
 
     /**

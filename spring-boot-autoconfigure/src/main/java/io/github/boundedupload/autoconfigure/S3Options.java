@@ -1,14 +1,11 @@
 package io.github.boundedupload.autoconfigure;
 
-import io.github.boundedupload.autoconfigure.BoundedUploadProperties.S3;
+import io.github.boundedupload.InvalidSettingException;
 import io.github.boundedupload.s3.S3Location;
 import io.github.boundedupload.s3.S3UploadOptions;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.validation.Errors;
@@ -22,11 +19,6 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
  */
 final class S3Options {
 
-    /** The adapter's settings that have a property of the same name; its messages start with them. */
-    private static final List<String> SETTINGS = List.of("multipartThreshold", "partSize", "partsInFlight",
-            "maxConcurrency", "checksumAlgorithm", "serverSideEncryption", "storageClass", "kmsKeyId");
-    private static final Pattern SETTING = Pattern.compile("\\b(" + String.join("|", SETTINGS) + ")\\b");
-    private static final Pattern KMS_KEY_RULE = Pattern.compile("^a KMS key (.*)$", Pattern.DOTALL);
 
     private S3Options() {
     }
@@ -37,8 +29,8 @@ final class S3Options {
      * @param s3 the properties
      * @return a builder, not yet checked
      */
-    static S3UploadOptions.Builder builder(S3 s3) {
-        S3.ServerSideEncryption encryption = s3.getServerSideEncryption();
+    static S3UploadOptions.Builder builder(S3Properties s3) {
+        S3Properties.ServerSideEncryption encryption = s3.getServerSideEncryption();
         return S3UploadOptions.builder()
                 .maxConcurrency(s3.getMaxConcurrency())
                 .multipartThreshold(s3.getMultipartThreshold().toBytes())
@@ -58,7 +50,8 @@ final class S3Options {
      * @param presigner the presigner, asked for only when the location is presigned
      * @return the location
      */
-    static S3Location location(S3 s3, Supplier<software.amazon.awssdk.services.s3.presigner.S3Presigner> presigner) {
+    static S3Location location(S3Properties s3,
+            Supplier<software.amazon.awssdk.services.s3.presigner.S3Presigner> presigner) {
         switch (s3.getLocation()) {
             case PATH_STYLE:
                 return S3Location.pathStyle();
@@ -71,8 +64,8 @@ final class S3Options {
         }
     }
 
-    static ChecksumAlgorithm checksum(S3.ChecksumAlgorithm algorithm) {
-        return algorithm == S3.ChecksumAlgorithm.CRC32C ? ChecksumAlgorithm.CRC32_C
+    static ChecksumAlgorithm checksum(S3Properties.ChecksumAlgorithm algorithm) {
+        return algorithm == S3Properties.ChecksumAlgorithm.CRC32C ? ChecksumAlgorithm.CRC32_C
                 : ChecksumAlgorithm.valueOf(algorithm.name());
     }
 
@@ -88,49 +81,25 @@ final class S3Options {
     }
 
     /**
-     * Rejects the property behind each value the adapter would refuse, with its rule.
+     * Rejects the property behind each value the adapter would refuse, with its rule in property names.
      *
      * @param s3 the properties
      * @param errors where rejected values go
      */
-    static void validate(S3 s3, Errors errors) {
+    static void validate(S3Properties s3, Errors errors) {
         S3UploadOptions.Builder builder = builder(s3);
         StorageClass storageClass = storageClass(s3.getStorageClass());
         if (storageClass == StorageClass.UNKNOWN_TO_SDK_VERSION) {
+            // A free-text property: refused here as it was written, not as the SDK's UNKNOWN_TO_SDK_VERSION.
             errors.rejectValue("s3.storageClass", "invalid", "must be one of " + String.join(", ", storageClasses())
                     + ", was " + s3.getStorageClass());
             builder.storageClass(null);
         }
         try {
             builder.build();
-        } catch (IllegalArgumentException e) {
-            reject(errors, String.valueOf(e.getMessage()));
+        } catch (InvalidSettingException e) {
+            errors.rejectValue("s3." + e.setting(), "invalid",
+                    e.reason(setting -> PropertiesValidator.propertyName("s3." + setting)));
         }
-    }
-
-    /**
-     * The adapter's messages start with the setting they are about ("partSize must be from ..."), or, for the KMS
-     * key, with "a KMS key": that names the field; the rest becomes the reason, in property names.
-     */
-    private static void reject(Errors errors, String message) {
-        Matcher kms = KMS_KEY_RULE.matcher(message);
-        Matcher setting = Pattern.compile("^(\\w+) (.*)$", Pattern.DOTALL).matcher(message);
-        if (kms.matches()) {
-            errors.rejectValue("s3.kmsKeyId", "invalid", inPropertyNames(kms.group(1)));
-        } else if (setting.matches() && SETTINGS.contains(setting.group(1))) {
-            errors.rejectValue("s3." + setting.group(1), "invalid", inPropertyNames(setting.group(2)));
-        } else {
-            errors.reject("invalid", "invalid bounded-upload.s3 settings: " + inPropertyNames(message));
-        }
-    }
-
-    private static String inPropertyNames(String text) {
-        Matcher names = SETTING.matcher(text);
-        StringBuilder result = new StringBuilder();
-        while (names.find()) {
-            names.appendReplacement(result, Matcher.quoteReplacement(
-                    BoundedUploadProperties.propertyName("s3." + names.group(1))));
-        }
-        return names.appendTail(result).toString();
     }
 }

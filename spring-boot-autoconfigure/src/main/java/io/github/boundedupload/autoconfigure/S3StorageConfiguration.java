@@ -1,7 +1,6 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
-import io.github.boundedupload.autoconfigure.BoundedUploadProperties.S3;
 import io.github.boundedupload.s3.S3AsyncFileUploader;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
@@ -89,7 +88,7 @@ class S3StorageConfiguration {
         @ConditionalOnMissingBean
         S3UploadOptions boundedUploadS3Options(BoundedUploadProperties properties, S3Connection connection,
                 ObjectProvider<S3UploadOptionsCustomizer> customizers) {
-            S3 s3 = properties.getS3();
+            S3Properties s3 = properties.getS3();
             S3UploadOptions.Builder builder = S3Options.builder(s3).location(S3Options.location(s3,
                     connection::presigner));
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));

@@ -55,7 +55,7 @@ class UploaderConfiguration {
             // The application's executor is shut down after the uploader that runs on it (which uses this config).
             BeanDependencies.register(beanFactory, Executor.class, own, CONFIG_BEAN_NAME);
         }
-        UploaderConfig.Builder builder = properties.applyTo(UploaderConfig.builder())
+        UploaderConfig.Builder builder = UploaderSettings.applyTo(properties, UploaderConfig.builder())
                 .executorType(executorType(properties, environment))
                 .executor(own)
                 .contextPropagator(contextPropagator)

@@ -327,7 +327,7 @@ class S3StorageAutoConfigurationTests {
                 "bounded-upload.s3.server-side-encryption=aws:kms", "bounded-upload.s3.kms-key-id=alias/uploads",
                 "bounded-upload.s3.content-disposition=inline", "bounded-upload.s3.location=virtual-host",
                 "bounded-upload.s3.presigned-url-ttl=5m").run(context -> {
-                    BoundedUploadProperties.S3 s3 = context.getBean(BoundedUploadProperties.class).getS3();
+                    S3Properties s3 = context.getBean(BoundedUploadProperties.class).getS3();
                     assertThat(s3.getBucket()).isEqualTo(BUCKET);
                     assertThat(s3.getEndpoint()).isEqualTo(URI.create(NOWHERE));
                     assertThat(s3.getRegion()).isEqualTo(TestSupport.REGION);
@@ -351,22 +351,22 @@ class S3StorageAutoConfigurationTests {
 
     @Test
     void everyEnumValueMapsToTheAdapters() {
-        for (BoundedUploadProperties.S3.ChecksumAlgorithm algorithm : BoundedUploadProperties.S3.ChecksumAlgorithm
+        for (S3Properties.ChecksumAlgorithm algorithm : S3Properties.ChecksumAlgorithm
                 .values()) {
             assertThat(S3Options.checksum(algorithm)).isNotEqualTo(ChecksumAlgorithm.UNKNOWN_TO_SDK_VERSION);
         }
-        for (BoundedUploadProperties.S3.ContentDisposition disposition : BoundedUploadProperties.S3.ContentDisposition
+        for (S3Properties.ContentDisposition disposition : S3Properties.ContentDisposition
                 .values()) {
             assertThat(S3UploadOptions.ContentDisposition.valueOf(disposition.name())).isNotNull();
         }
-        for (BoundedUploadProperties.S3.ServerSideEncryption encryption : BoundedUploadProperties.S3
+        for (S3Properties.ServerSideEncryption encryption : S3Properties
                 .ServerSideEncryption.values()) {
             assertThat(ServerSideEncryption.valueOf(encryption.name())).isNotNull();
         }
-        assertThat(S3Options.checksum(BoundedUploadProperties.S3.ChecksumAlgorithm.CRC32C))
+        assertThat(S3Options.checksum(S3Properties.ChecksumAlgorithm.CRC32C))
                 .isEqualTo(ChecksumAlgorithm.CRC32_C);
         // Each adapter-supported checksum builds.
-        for (BoundedUploadProperties.S3.ChecksumAlgorithm algorithm : BoundedUploadProperties.S3.ChecksumAlgorithm
+        for (S3Properties.ChecksumAlgorithm algorithm : S3Properties.ChecksumAlgorithm
                 .values()) {
             assertThat(S3UploadOptions.builder().checksumAlgorithm(S3Options.checksum(algorithm)).build()
                     .checksumAlgorithm()).isEqualTo(S3Options.checksum(algorithm));

@@ -33,7 +33,7 @@ class WithoutS3SupportTests {
             assertThat(context).hasSingleBean(LocalFileUploader.class);
             assertThat(TestSupport.uploadOne(context.getBean(ConcurrentAttachmentUploader.class)).allStored())
                     .isTrue();
-            BoundedUploadProperties.S3 s3 = context.getBean(BoundedUploadProperties.class).getS3();
+            S3Properties s3 = context.getBean(BoundedUploadProperties.class).getS3();
             assertThat(s3.getMaxConcurrency()).isEqualTo(50);
             assertThat(s3.getPartSize().toMegabytes()).isEqualTo(8);
         });

@@ -1,6 +1,7 @@
 package io.github.boundedupload.examples.studyweek.storage;
 
 import io.github.boundedupload.autoconfigure.BoundedUploadProperties;
+import io.github.boundedupload.autoconfigure.S3Properties;
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import io.github.boundedupload.local.LocalFileUploader;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -47,7 +48,7 @@ public class StorageConfiguration {
 
         @Bean(destroyMethod = "close")
         S3AttachmentStore s3AttachmentStore(BoundedUploadProperties properties, StudyWeekProperties application) {
-            BoundedUploadProperties.S3 s3 = properties.getS3();
+            S3Properties s3 = properties.getS3();
             S3ClientBuilder client = S3Client.builder().forcePathStyle(s3.isPathStyleAccess());
             if (s3.getRegion() != null) {
                 client.region(Region.of(s3.getRegion()));
