@@ -1,6 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import io.github.boundedupload.s3.S3UploadException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -105,7 +105,7 @@ public final class Failures {
         if (cause instanceof S3UploadException && note == null && !mayBeStored) {
             return (S3UploadException) cause;
         }
-        String message = "could not upload " + Names.quote(fileName) + " to s3://" + settings.bucket() + "/"
+        String message = "could not upload " + SafeText.quote(fileName) + " to s3://" + settings.bucket() + "/"
                 + unquoted(key) + ": " + describe(cause)
                 + (note == null ? "" : "; " + note);
         return exception(message, settings, key, fileName, cause, mayBeStored);
@@ -159,7 +159,7 @@ public final class Failures {
         if (t instanceof S3UploadException) {
             return unquoted(String.valueOf(t.getMessage()));
         }
-        return Names.describe(t);
+        return SafeText.describe(t);
     }
 
     /**
