@@ -52,7 +52,7 @@ public class BatchFailedException extends UploadException {
     }
 
     /** The first attachment that failed; when none did (the batch was stopped), the first stop reason. */
-    private static Throwable firstFailure(BatchResult result) {
+    private static @Nullable Throwable firstFailure(BatchResult result) {
         return failed(result).stream().findFirst()
                 .or(() -> result.results().stream().filter(r -> r.failure().isPresent()).findFirst())
                 .flatMap(UploadResult::failure).orElse(null);

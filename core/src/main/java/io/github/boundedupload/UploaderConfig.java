@@ -16,6 +16,9 @@ import org.jspecify.annotations.Nullable;
  * The bounds and policies of a {@link ConcurrentAttachmentUploader}. Immutable; every value has a safe default,
  * published as a constant here so that documentation and code cannot drift apart.
  *
+ * <p>(A long file on purpose: every setting is a constant, a field, a documented accessor and a builder method, and
+ * all of them in one place is where a reader looks for a setting.)
+ *
  * <pre>{@code
  * UploaderConfig config = UploaderConfig.builder()
  *     .name("study-attachments")

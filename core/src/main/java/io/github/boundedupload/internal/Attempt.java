@@ -15,10 +15,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Attempt {
 
-    /** A call to a blocking storage. */
+    /** A call to a blocking storage; one that returns nothing (a delete) returns {@code null}. */
     @FunctionalInterface
     interface BlockingCall<T> {
-        T call() throws Exception;
+        @Nullable T call() throws Exception;
     }
 
     /** A call to a non-blocking storage. */

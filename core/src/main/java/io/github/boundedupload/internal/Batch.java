@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -91,8 +92,9 @@ final class Batch {
         this.callerRuns = callerRuns;
         // On the caller, one after another; in the pool, up to the per-batch bound at once.
         this.window = callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch();
-        this.callerQueue = callerRuns ? new LinkedBlockingQueue<>() : null;
-        this.runOn = callerRuns ? callerQueue::add : engine.executor;
+        LinkedBlockingQueue<Runnable> queue = callerRuns ? new LinkedBlockingQueue<>() : null;
+        this.callerQueue = queue;
+        this.runOn = queue != null ? queue::add : engine.executor;
         this.deadline = submitted + engine.config.batchTimeout().toNanos();
     }
 
@@ -317,6 +319,7 @@ final class Batch {
 
     /** {@link RejectionPolicy#CALLER_RUNS}: the submitting thread runs the batch's calls until it is done. */
     void drainOnCaller() {
+        LinkedBlockingQueue<Runnable> callerQueue = Objects.requireNonNull(this.callerQueue, "not a caller-runs batch");
         boolean interrupted = false;
         while (!done.isDone()) {
             try {

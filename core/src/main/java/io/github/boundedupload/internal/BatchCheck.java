@@ -13,9 +13,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks a whole batch before anything starts, and works out each attachment's key and its weight against the
@@ -98,7 +100,7 @@ final class BatchCheck {
      * Why the content is refused, or null; its length goes into {@code lengths[index]} (-1: unknown), asked once:
      * a file's size may change, and the upload must send exactly what was checked here.
      */
-    private static String contentProblem(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
+    private static @Nullable String contentProblem(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
         Path file = attachment.content().path().orElse(null);
         if (file != null && !(Files.isRegularFile(file) && Files.isReadable(file))) {
             // The path itself stays out of the message: it is the server's business, not the client's.
@@ -108,7 +110,7 @@ final class BatchCheck {
         try {
             length = attachment.content().length();
         } catch (UncheckedIOException e) {
-            return "the size of its file cannot be read: " + e.getCause().getClass().getSimpleName();
+            return "the size of its file cannot be read: " + Objects.requireNonNull(e.getCause()).getClass().getSimpleName();
         }
         lengths[index] = length.orElse(-1);
         if (length.isPresent() && length.getAsLong() > config.maxAttachmentSize()) {
@@ -118,7 +120,7 @@ final class BatchCheck {
         return null;
     }
 
-    private static String metadataProblem(Map<String, String> metadata) {
+    private static @Nullable String metadataProblem(Map<String, String> metadata) {
         int bytes = 0;
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, String> entry : metadata.entrySet()) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The uploader's face: submission and shutdown. All waiting is data, not threads: a {@link Batch} offers a window of its
@@ -134,8 +135,8 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         } finally {
             engine.lock.unlock();
         }
-        if (rejected != null) {
-            UploaderSaturatedException exception = rejected;
+        if (batch == null) {
+            UploaderSaturatedException exception = Objects.requireNonNull(rejected);
             Engine.inContext(context, () -> engine.listener.batchRejected(event, exception));
             throw exception;
         }
@@ -281,7 +282,10 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         return true;
     }
 
-    private static RuntimeException rethrow(Throwable failure) {
+    private static RuntimeException rethrow(@Nullable Throwable failure) {
+        if (failure == null) {
+            return new UploadException("the batch failed without a cause", null);
+        }
         if (failure instanceof RuntimeException) {
             return (RuntimeException) failure;
         }

@@ -61,8 +61,9 @@ final class Engine {
         this.config = config;
         this.name = config.name();
         this.listener = new Listeners(config.listeners());
-        this.ownExecutor = config.executor().isPresent() ? null : threads.create(config, storage.blocking());
-        this.executor = config.executor().orElse(ownExecutor);
+        ExecutorService own = config.executor().isPresent() ? null : threads.create(config, storage.blocking());
+        this.ownExecutor = own;
+        this.executor = own != null ? own : config.executor().orElseThrow();
         this.timeouts = new Timeouts(threads.timer(config));
         this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
                 config.maxBytesInFlight());

@@ -103,7 +103,7 @@ public class PerUploadOverhead {
 
     @Benchmark
     public Object bareCompletableFutures() {
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array, as allOf takes it
         CompletableFuture<StoredObject>[] futures = new CompletableFuture[batchSize];
         for (int i = 0; i < batchSize; i++) {
             UploadRequest request = UploadRequest.of(batch.get(i).key().orElseThrow(), batch.get(i));

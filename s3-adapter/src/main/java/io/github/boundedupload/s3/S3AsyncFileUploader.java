@@ -84,8 +84,15 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         }
         this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
                 client.utilities(), client.serviceClientConfiguration()));
-        this.ownReads = builder.reads == null ? readPool(options.maxConcurrency()) : null;
-        this.ops = new AsyncOps(client, options.maxConcurrency(), builder.reads != null ? builder.reads : ownReads);
+        Executor reads = builder.reads;
+        if (reads == null) {
+            ThreadPoolExecutor own = readPool(options.maxConcurrency());
+            this.ownReads = own;
+            reads = own;
+        } else {
+            this.ownReads = null;
+        }
+        this.ops = new AsyncOps(client, options.maxConcurrency(), reads);
         this.removal = new Removal(settings, ops);
     }
 

@@ -46,6 +46,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * directly, and every implementation is held to the same behaviour. Every check reads the store through
  * {@link #read(String)}, never trusts the uploader's own word.
  *
+ * <p>(A long file on purpose: one test per promise of the contract, in one class, so that a storage proves all of
+ * them by extending one thing.)
+ *
  * <pre>{@code
  * class LocalFileUploaderContractTest extends FileUploaderContract {
  *     @TempDir static Path root;

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -49,11 +50,16 @@ final class Digest {
         }
     }
 
+    /** The digest, when this is not a CRC: the constructor is given exactly one of the two. */
+    private MessageDigest digest() {
+        return Objects.requireNonNull(digest, "a digest");
+    }
+
     void update(byte[] bytes, int offset, int length) {
         if (crc != null) {
             crc.update(bytes, offset, length);
         } else {
-            digest.update(bytes, offset, length);
+            digest().update(bytes, offset, length);
         }
     }
 
@@ -62,12 +68,12 @@ final class Digest {
         if (crc != null) {
             crc.update(view);
         } else {
-            digest.update(view);
+            digest().update(view);
         }
     }
 
     String base64() {
-        byte[] value = crc != null ? ByteBuffer.allocate(4).putInt((int) crc.getValue()).array() : digest.digest();
+        byte[] value = crc != null ? ByteBuffer.allocate(4).putInt((int) crc.getValue()).array() : digest().digest();
         return Base64.getEncoder().encodeToString(value);
     }
 

@@ -87,11 +87,11 @@ final class Parts {
         private final InputStream in;
         private final long length;
         private final int partSize;
-        @Nullable byte[] first;
+        byte @Nullable [] first;
         private long offset;
         private int number;
 
-        StreamParts(Upload u, InputStream in, long length, long partSize, @Nullable byte[] first) {
+        StreamParts(Upload u, InputStream in, long length, long partSize, byte @Nullable [] first) {
             this.u = u;
             this.in = in;
             this.length = length;

@@ -24,6 +24,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * The body of one request, for either client: re-readable for every attempt, streamed, and watched by {@link Sent}.
  * A file slice is read from disk by position (no buffer); a stream is opened again for every attempt; bytes are
  * already in memory.
+ *
+ * <p>(Longer than most files here on purpose: each of the three kinds of body gives both faces, the blocking client's
+ * and the non-blocking one's, with the same accounting; one file keeps each kind's two faces side by side.)
  */
 abstract class Payload {
 

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -138,6 +139,12 @@ public final class ServiceScript {
         }
     }
 
+    /** The project the script belongs to: the parent of its {@code scripts} directory. */
+    private Path projectRoot() {
+        Path scripts = Objects.requireNonNull(script.toAbsolutePath().getParent(), "the script's directory");
+        return Objects.requireNonNull(scripts.getParent(), "the project directory");
+    }
+
     private Path log() {
         return cache.resolve("run").resolve("test-services-java.log");
     }
@@ -147,7 +154,7 @@ public final class ServiceScript {
             Files.createDirectories(log().getParent());
             LOG.info("running {} {} (output in {})", script, command, log());
             Process process = new ProcessBuilder(List.of("bash", script.toString(), command))
-                    .directory(script.getParent().getParent().toFile())
+                    .directory(projectRoot().toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
                     .start();

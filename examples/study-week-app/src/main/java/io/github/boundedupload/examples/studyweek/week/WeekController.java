@@ -58,6 +58,7 @@ public class WeekController {
      * @return 201 with the week
      */
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @SuppressWarnings("try") // the tracking lasts as long as its block; the block does not need the resource itself
     ResponseEntity<WeekView> create(@PathVariable long studyId, @Valid NewWeek form,
             @RequestParam(name = "files", required = false) List<MultipartFile> files,
             @RequestHeader(name = UploadProgress.HEADER, required = false) String uploadId)
