@@ -2,6 +2,7 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.support.Threads;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Set;
@@ -128,24 +129,12 @@ final class UploadThreads {
         };
     }
 
-    /**
-     * {@code Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(prefix, 1).inheritInheritableThreadLocals(false)
-     * .factory())}, compiled for 17.
-     */
+    /** {@code Executors.newThreadPerTaskExecutor(factory)}, compiled for 17. */
     private ExecutorService virtual(String prefix) {
+        ThreadFactory factory = tracked(Threads.virtual(prefix).orElseThrow(() -> new IllegalStateException(
+                "virtual threads need Java 21 or later; this is " + Runtime.version())));
         try {
-            MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-            Class<?> builderClass = Class.forName("java.lang.Thread$Builder");
-            Class<?> ofVirtualClass = Class.forName("java.lang.Thread$Builder$OfVirtual");
-            Object builder = lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualClass))
-                    .invoke();
-            builder = lookup.findVirtual(ofVirtualClass, "name",
-                    MethodType.methodType(ofVirtualClass, String.class, long.class)).invoke(builder, prefix, 1L);
-            builder = lookup.findVirtual(builderClass, "inheritInheritableThreadLocals",
-                    MethodType.methodType(builderClass, boolean.class)).invoke(builder, false);
-            ThreadFactory factory = tracked((ThreadFactory) lookup.findVirtual(builderClass, "factory",
-                    MethodType.methodType(ThreadFactory.class)).invoke(builder));
-            return (ExecutorService) lookup.findStatic(java.util.concurrent.Executors.class,
+            return (ExecutorService) MethodHandles.publicLookup().findStatic(java.util.concurrent.Executors.class,
                     "newThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class, ThreadFactory.class))
                     .invoke(factory);
         } catch (RuntimeException | Error e) {

@@ -8,15 +8,20 @@ import io.github.boundedupload.s3.internal.SyncOps;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Threads;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A {@link FileUploader} on the blocking {@link S3Client} the application already has: each upload runs on the
- * calling thread (the uploader's), one PutObject up to the multipart threshold, a multipart upload above it with its
- * parts one after another. It starts no threads and never closes the client.
+ * calling thread (the uploader's), one PutObject up to the multipart threshold, a multipart upload above it with up
+ * to {@link S3UploadOptions#partsInFlight()} parts sent at once, each on a thread of its own (virtual on Java 21 and
+ * later, else a daemon thread; never a pool) while the calling thread waits. With {@code partsInFlight(1)} parts go
+ * one after another on the calling thread, and the uploader starts no threads. It never closes the client.
  *
  * <p>Interrupting the calling thread stops the upload (the core interrupts on timeout and cancel); a multipart
  * upload is then aborted before {@code upload} returns. At most {@link S3UploadOptions#maxConcurrency()} requests
@@ -43,7 +48,8 @@ public final class S3FileUploader implements FileUploader {
         S3UploadOptions options = builder.options;
         this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
                 client.utilities(), client.serviceClientConfiguration()));
-        this.ops = new SyncOps(client, options.maxConcurrency());
+        this.ops = new SyncOps(client, options.maxConcurrency(),
+                options.partsInFlight() > 1 ? Threads.virtualOrDaemon("bounded-upload-s3-part-") : null);
         this.removal = new Removal(settings, ops);
     }
 
@@ -68,7 +74,33 @@ public final class S3FileUploader implements FileUploader {
      */
     @Override
     public StoredObject upload(UploadRequest request) {
-        return join(new Transfer(settings, ops, request).start());
+        Transfer transfer = new Transfer(settings, ops, request);
+        return join(await(transfer.start(), transfer));
+    }
+
+    /**
+     * Waits for an upload whose parts run on threads of their own. An interrupt cancels it (its threads are
+     * interrupted, its multipart upload aborted); the wait goes on until that is done, and the interrupt status is
+     * set again afterwards.
+     */
+    private static <T> CompletableFuture<T> await(CompletableFuture<T> upload, Transfer transfer) {
+        boolean interrupted = false;
+        while (!upload.isDone()) {
+            try {
+                upload.get();
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    interrupted = true;
+                    transfer.cancel();
+                }
+            } catch (ExecutionException | CancellationException e) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return upload;
     }
 
     /**
@@ -105,7 +137,7 @@ public final class S3FileUploader implements FileUploader {
 
     private static <T> T join(CompletableFuture<T> future) {
         try {
-            return future.join(); // already complete: every call ran on this thread
+            return future.join(); // already complete
         } catch (CompletionException e) {
             Throwable cause = Failures.unwrap(e);
             if (Failures.interrupted(cause)) {

@@ -13,6 +13,9 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
  * How {@link S3FileUploader} and {@link S3AsyncFileUploader} store objects: multipart sizes, concurrency, checksum,
  * headers, encryption and the location they report. Immutable; every value has a default, published as a constant.
  *
+ * <p>(A long file on purpose: every setting is a constant, a field, a documented accessor and a builder method, and
+ * all of them in one place is where a reader looks for a setting.)
+ *
  * <pre>{@code
  * S3UploadOptions options = S3UploadOptions.builder()
  *     .maxConcurrency(64)                               // = the HTTP client's connection pool
@@ -136,8 +139,9 @@ public final class S3UploadOptions {
     }
 
     /**
-     * The most parts of one multipart upload in flight at once, for {@link S3AsyncFileUploader}.
-     * {@link S3FileUploader} uploads the parts one after another on the calling thread: it starts no threads.
+     * The most parts of one multipart upload in flight at once. {@link S3FileUploader} sends each on a thread of its
+     * own (virtual on Java 21 and later) while the calling thread waits; with 1 it sends them one after another on the
+     * calling thread. Every part still holds one of the {@link #maxConcurrency()} permits.
      *
      * @return the limit
      */

@@ -74,8 +74,8 @@ public class S3Properties {
     private DataSize partSize = DataSize.ofBytes(S3UploadOptions.DEFAULT_PART_SIZE);
 
     /**
-     * Maximum number of parts of one multipart upload in flight at once (non-blocking storage; the blocking one
-     * sends the parts one after another).
+     * Maximum number of parts of one multipart upload in flight at once (the blocking storage sends each on a
+     * thread of its own; 1 sends them one after another).
      */
     private int partsInFlight = S3UploadOptions.DEFAULT_PARTS_IN_FLIGHT;
 

@@ -2,9 +2,16 @@ package io.github.boundedupload.s3.internal;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
@@ -28,6 +35,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * {@link S3Ops} on the blocking client: every call runs on the calling thread, after taking one of
  * {@code maxConcurrency} permits (fairly, interruptibly), so that more threads than the client has connections wait
  * here, for as long as their upload may take, instead of failing in the client's pool after its acquisition timeout.
+ *
+ * <p>Parts of a multipart upload are the exception when there are part threads: each part then runs on a thread of
+ * its own (virtual where the JDK has them, never a pool), so that up to {@code partsInFlight} parts of one upload are
+ * sent at once, each still holding a permit. Cancelling the upload interrupts them; the future of a part completes
+ * only when its thread is done with it, so that a multipart upload is never aborted while one of its parts is still
+ * being sent (S3 could keep that part).
  */
 public final class SyncOps implements S3Ops {
 
@@ -35,10 +48,15 @@ public final class SyncOps implements S3Ops {
 
     private final S3Client client;
     private final Semaphore permits;
+    private final @Nullable ThreadFactory partThreads;
 
-    public SyncOps(S3Client client, int maxConcurrency) {
+    /**
+     * @param partThreads where parts run, a thread each; {@code null}: on the calling thread, one after another
+     */
+    public SyncOps(S3Client client, int maxConcurrency, @Nullable ThreadFactory partThreads) {
         this.client = client;
         this.permits = new Semaphore(maxConcurrency, true);
+        this.partThreads = partThreads;
     }
 
     private <T> CompletableFuture<T> call(Supplier<T> call) {
@@ -71,7 +89,9 @@ public final class SyncOps implements S3Ops {
     @Override
     public CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, Payload payload,
             Cancellables tasks) {
-        return call(() -> client.uploadPart(request, payload.sync()));
+        Supplier<CompletableFuture<UploadPartResponse>> part = () -> call(() -> client.uploadPart(request,
+                payload.sync()));
+        return partThreads == null ? part.get() : new OwnThread<>(part, tasks).start(partThreads);
     }
 
     @Override
@@ -140,6 +160,106 @@ public final class SyncOps implements S3Ops {
             if (interrupted | Thread.interrupted()) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * A call on a thread of its own, registered with the upload's tasks: cancelling the upload interrupts the thread,
+     * or, before it started, skips the call. Its future cannot be cancelled from outside: it completes when the thread
+     * is done with the call.
+     */
+    private static final class OwnThread<T> implements Runnable, Future<T> {
+        private final Supplier<CompletableFuture<T>> call;
+        private final Cancellables tasks;
+        private final CompletableFuture<T> result = new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                return false;
+            }
+        };
+        // Guarded by this:
+        private @Nullable Thread runner;
+        private boolean started;
+        private boolean skipped;
+
+        OwnThread(Supplier<CompletableFuture<T>> call, Cancellables tasks) {
+            this.call = call;
+            this.tasks = tasks;
+        }
+
+        CompletableFuture<T> start(ThreadFactory threads) {
+            tasks.add(this);
+            Thread thread = threads.newThread(this);
+            if (thread == null) {
+                run(); // no thread to be had: here, then
+            } else {
+                thread.start();
+            }
+            return result;
+        }
+
+        @Override
+        public void run() {
+            synchronized (this) {
+                if (skipped) {
+                    return;
+                }
+                started = true;
+                runner = Thread.currentThread();
+            }
+            try {
+                // Completed while this thread still counts as running it: what follows the call (the next part, the
+                // completion of the upload) is interrupted by a cancel too.
+                call.get().whenComplete((value, failure) -> {
+                    if (failure != null) {
+                        result.completeExceptionally(failure);
+                    } else {
+                        result.complete(value);
+                    }
+                });
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            } finally {
+                synchronized (this) {
+                    runner = null;
+                }
+                tasks.remove(this);
+            }
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            synchronized (this) {
+                if (started) {
+                    if (runner != null) {
+                        runner.interrupt();
+                    }
+                    return false;
+                }
+                skipped = true;
+            }
+            tasks.remove(this);
+            return result.completeExceptionally(new CancellationException("the upload was cancelled"));
+        }
+
+        @Override
+        public synchronized boolean isCancelled() {
+            return skipped;
+        }
+
+        @Override
+        public boolean isDone() {
+            return result.isDone();
+        }
+
+        @Override
+        public T get() throws InterruptedException, ExecutionException {
+            return result.get();
+        }
+
+        @Override
+        public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            return result.get(timeout, unit);
         }
     }
 }
