@@ -4,6 +4,7 @@
 #   scripts/benchmark.sh            the full run: the source cases' sizes, 3 measured runs each (about 30 minutes on 2 cores)
 #   scripts/benchmark.sh --quick    small batches, 1 run each, written to benchmarks/target/quick/ (a few minutes)
 #   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios
+#   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    against versitygw (report in docs/benchmarks-versitygw/)
 #
 # Builds the module, starts LocalStack and Toxiproxy with scripts/test-services.sh (reusing them when they already
 # run; installing them into ~/.cache/bounded-upload on first use) and runs the harness on JDK 21+ (virtual threads):
@@ -24,12 +25,18 @@ fi
 ./mvnw -q -pl benchmarks -am package -DskipTests
 
 if scripts/test-services.sh status; then
-  echo "[benchmark] LocalStack and Toxiproxy already run: using them"
+  echo "[benchmark] the S3 servers and Toxiproxy already run: using them"
 else
   scripts/test-services.sh start
   trap 'scripts/test-services.sh stop' EXIT
 fi
-export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}
+# The S3 server: LocalStack (default), or versitygw with BOUNDED_UPLOAD_S3_SERVER=versitygw (its report goes to
+# docs/benchmarks-versitygw/).
+case "${BOUNDED_UPLOAD_S3_SERVER:-localstack}" in
+  localstack) export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
+  versitygw) export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070} ;;
+  *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must be localstack or versitygw" >&2; exit 1 ;;
+esac
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
 
 "$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data \

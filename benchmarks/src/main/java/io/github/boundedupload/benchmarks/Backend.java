@@ -30,8 +30,8 @@ interface Backend {
      */
     S3AsyncClient asyncClient(int connections, boolean multipart);
 
-    /** LocalStack at an endpoint: its own, or a Toxiproxy proxy's in front of it. */
-    static Backend localStack(URI endpoint) {
+    /** The S3 server at an endpoint: its own, or a Toxiproxy proxy's in front of it. */
+    static Backend s3(URI endpoint) {
         S3TestServices services = S3TestServices.get();
         return new Backend() {
             @Override

@@ -1,5 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
+import io.github.boundedupload.testsupport.S3Server;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -26,8 +27,10 @@ import java.util.concurrent.TimeUnit;
  * The full run writes {@code docs/benchmarks.md} and {@code docs/benchmarks/*.png}; a quick run writes under
  * {@code benchmarks/target/quick/}. Every result line is also kept, as it comes, in
  * {@code benchmarks/target/<full|quick>-results.txt}; {@code --report-from=FILE} writes the report again from such a
- * file without measuring anything (after a change to the report, or a run that did not get to the end). LocalStack and Toxiproxy must be running ({@code scripts/benchmark.sh} starts
- * them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT} and {@code BOUNDED_UPLOAD_TOXIPROXY_URL}.
+ * file without measuring anything (after a change to the report, or a run that did not get to the end). The S3 server
+ * ({@code BOUNDED_UPLOAD_S3_SERVER}: LocalStack by default, or versitygw) and Toxiproxy must be running
+ * ({@code scripts/benchmark.sh} starts them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT} and
+ * {@code BOUNDED_UPLOAD_TOXIPROXY_URL}. A run on versitygw writes under {@code docs/benchmarks-versitygw/}.
  */
 public final class BenchmarkMain {
 
@@ -65,18 +68,23 @@ public final class BenchmarkMain {
                         + "; usage: [--quick] [--scenarios=A,B,C,D,E] [--out=DIR] [--report-from=FILE]");
             }
         }
+        S3Server server = S3Server.selected();
         if (out == null) {
-            out = scale == Scale.FULL ? Path.of("docs") : Path.of("benchmarks", "target", "quick");
+            // LocalStack's report is docs/benchmarks.md; another server's goes beside it, in a directory of its own.
+            Path docs = server == S3Server.LOCALSTACK ? Path.of("docs") : Path.of("docs", "benchmarks-" + server.id());
+            out = scale == Scale.FULL ? docs : Path.of("benchmarks", "target", "quick-" + server.id());
         }
         if (reportFrom != null) {
             write(Kept.read(reportFrom), scenarios, out);
             return;
         }
-        Report.Context context = new Report.Context(scale, Instant.now(), load(), Runtime.version().toString(),
-                Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_OPTIONS));
-        Kept kept = Kept.start(Path.of("benchmarks", "target", scale.name() + "-results.txt"), context);
+        Report.Context context = new Report.Context(scale, server, Instant.now(), load(),
+                Runtime.version().toString(), Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_OPTIONS));
+        Kept kept = Kept.start(Path.of("benchmarks", "target", scale.name() + "-" + server.id() + "-results.txt"),
+                context);
 
-        System.out.printf("bounded-upload benchmarks, %s run, load %s%n", scale.name(), context.loadBefore());
+        System.out.printf("bounded-upload benchmarks, %s run on %s, load %s%n", scale.name(), server.displayName(),
+                context.loadBefore());
         Map<String, String> calibration = fork(List.of("calibration", "-", scale.name(), "1")).stream()
                 .filter(r -> !r.containsKey("failed")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("the calibration failed; see its output above"));

@@ -29,10 +29,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * <ul>
  *   <li>one PutObject's latency through the proxy at 150 ms (200 KiB, scenario A) and at 50 ms (256 KiB, scenario
  *       B): the median of 10, one at a time, after 3 to warm up;</li>
- *   <li>single-stream throughput straight to LocalStack: one of scenario C's files in one PutObject, median of 3,
+ *   <li>single-stream throughput straight to the S3 server: one of scenario C's files in one PutObject, median of 3,
  *       and the same file in parts of 8 MiB, one after another (what multipart costs on this server);</li>
  *   <li>the plainest client at the concurrency of A and of B, through the proxy: plain threads, one PutObject each
- *       (a floor for any uploader there: what it needs above the ideal is LocalStack's, on the same cores).</li>
+ *       (a floor for any uploader there: what it needs above the ideal is the server's, on the same cores).</li>
  * </ul>
  */
 final class Calibration {
@@ -44,7 +44,7 @@ final class Calibration {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("scenario", "calibration");
         List<Item> bFiles = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
-        try (LocalStackTarget proxied = LocalStackTarget.behindLatency("calibrate", Scenario.A_LATENCY);
+        try (S3Target proxied = S3Target.behindLatency("calibrate", Scenario.A_LATENCY);
                 S3Client client = proxied.backend().syncClient(1)) {
             result.put("latencyAMs", medianPutMillis(client, proxied.bucketName(), Scenario.A_SIZE));
             result.put("aPlainMs", plainMillis(proxied, Scenario.A_FILES, ScenarioA.attachments(),
@@ -54,7 +54,7 @@ final class Calibration {
             result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, ScenarioB.WARM_UP_UPLOADS,
                     ScenarioB.WARM_UP_TIME, scale.runs()));
         }
-        try (LocalStackTarget direct = LocalStackTarget.direct("calibrate");
+        try (S3Target direct = S3Target.direct("calibrate");
                 S3Client client = direct.backend().syncClient(1)) {
             Path file = DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()).get(0);
             double[] seconds = new double[3];
@@ -82,7 +82,7 @@ final class Calibration {
      * pool of {@code threads} threads, one PutObject each, on a blocking client with as many connections. Warmed up
      * as the scenario warms the strategies up; the median of {@code runs} runs; the bucket is emptied after each.
      */
-    private static double plainMillis(LocalStackTarget target, int threads, List<Item> items, int warmUploads,
+    private static double plainMillis(S3Target target, int threads, List<Item> items, int warmUploads,
             Duration warmTime, int runs) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         S3Client client = target.backend().syncClient(threads);

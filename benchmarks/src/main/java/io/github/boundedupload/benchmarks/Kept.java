@@ -1,5 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
+import io.github.boundedupload.testsupport.S3Server;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,6 +42,7 @@ final class Kept {
         Map<String, String> line = new LinkedHashMap<>();
         line.put("scenario", CONTEXT);
         line.put("scale", context.scale().name());
+        line.put("server", context.server().id());
         line.put("started", context.started().toString());
         line.put("loadBefore", context.loadBefore());
         line.put("java", context.java());
@@ -82,12 +85,11 @@ final class Kept {
             Map<String, String> line = Line.parse(text);
             switch (line.getOrDefault("scenario", "")) {
                 case CONTEXT -> context = new Report.Context(Scale.named(line.get("scale")),
+                        S3Server.valueOf(line.getOrDefault("server", "localstack").toUpperCase(Locale.ROOT)),
                         Instant.parse(line.get("started")), line.get("loadBefore"), line.get("java"),
                         Integer.parseInt(line.get("cores")), line.get("jvmOptions"));
                 case CALIBRATION -> calibration.putAll(line);
-                case END -> context = new Report.Context(context.scale(), context.started(), context.loadBefore(),
-                        context.java(), context.cores(), context.jvmOptions(), Instant.parse(line.get("finished")),
-                        line.get("loadAfter"));
+                case END -> context = context.finished(Instant.parse(line.get("finished")), line.get("loadAfter"));
                 default -> results.add(line);
             }
         }
@@ -95,8 +97,7 @@ final class Kept {
             throw new IOException(file + " does not start with the run's context line");
         }
         if (context.finished().equals(context.started())) { // the run did not get to its end: it ended with the file
-            context = new Report.Context(context.scale(), context.started(), context.loadBefore(), context.java(),
-                    context.cores(), context.jvmOptions(), Files.getLastModifiedTime(file).toInstant(), "unknown");
+            context = context.finished(Files.getLastModifiedTime(file).toInstant(), "unknown");
         }
         return new Kept(file, context, calibration, results);
     }

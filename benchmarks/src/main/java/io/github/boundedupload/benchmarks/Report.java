@@ -1,5 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
+import io.github.boundedupload.testsupport.S3Server;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.S3UploadOptions;
 import java.io.IOException;
@@ -26,15 +27,20 @@ final class Report {
     private static final double MIB = 1024 * 1024;
 
     /** Where and when the run happened. */
-    record Context(Scale scale, Instant started, String loadBefore, String java, int cores, String jvmOptions,
-            Instant finished, String loadAfter) {
+    record Context(Scale scale, S3Server server, Instant started, String loadBefore, String java, int cores,
+            String jvmOptions, Instant finished, String loadAfter) {
 
-        Context(Scale scale, Instant started, String loadBefore, String java, int cores, String jvmOptions) {
-            this(scale, started, loadBefore, java, cores, jvmOptions, started, loadBefore);
+        Context(Scale scale, S3Server server, Instant started, String loadBefore, String java, int cores,
+                String jvmOptions) {
+            this(scale, server, started, loadBefore, java, cores, jvmOptions, started, loadBefore);
         }
 
         Context finished(String load) {
-            return new Context(scale, started, loadBefore, java, cores, jvmOptions, Instant.now(), load);
+            return new Context(scale, server, started, loadBefore, java, cores, jvmOptions, Instant.now(), load);
+        }
+
+        Context finished(Instant at, String load) {
+            return new Context(scale, server, started, loadBefore, java, cores, jvmOptions, at, load);
         }
     }
 
@@ -178,18 +184,18 @@ final class Report {
                 int inFlight = scenario == Scenario.A ? Scenario.A_FILES : Scenario.B_CONCURRENCY;
                 yield f("Ideal: ceil(N / in flight) x %.0f ms (one PutObject through the proxy, measured) = **%.2f s** "
                         + "at %d in flight. The plainest client at %d in flight (%d plain threads, one PutObject "
-                        + "each) takes %.2f s (%.2fx): LocalStack, a Python server on the same cores, serves %d "
-                        + "concurrent PUTs more slowly than one.", latencySeconds(scenario) * 1e3,
-                        scenarioIdeal(scenario), inFlight, inFlight, inFlight, plainSeconds(scenario),
-                        plainSeconds(scenario) / scenarioIdeal(scenario), inFlight);
+                        + "each) takes %.2f s (%.2fx): what %s, on the same cores, allows %d concurrent PUTs.",
+                        latencySeconds(scenario) * 1e3, scenarioIdeal(scenario), inFlight, inFlight, inFlight,
+                        plainSeconds(scenario), plainSeconds(scenario) / scenarioIdeal(scenario), server(), inFlight);
             }
             case D, E -> f("Ideal: ceil(N / in flight) x %.0f ms (the fake's latency) = **%.2f s** at %s in flight.",
                     latencySeconds(scenario) * 1e3, scenarioIdeal(scenario),
                     scenario == Scenario.E ? Scenario.E_PER_BATCH : "the most");
-            case C -> f("Ideal: %.0f MB / %.1f MB/s (one PutObject of one file, straight to LocalStack, measured) = "
-                    + "**%.2f s**. Several streams can beat it. The same file in parts of 8 MiB went at %.1f MB/s: "
-                    + "LocalStack copies the parts once more to complete the object, on the same cores.",
-                    cTotalMB(), streamMBps(), scenarioIdeal(scenario), multipartMBps());
+            case C -> f("Ideal: %.0f MB / %.1f MB/s (one PutObject of one file, straight to %s, measured) = "
+                    + "**%.2f s**. Several streams can beat it. The same file in parts of 8 MiB, one after another, "
+                    + "went at %.1f MB/s: %s puts the parts together once more to complete the object, on the same "
+                    + "cores.", cTotalMB(), streamMBps(), server(), scenarioIdeal(scenario), multipartMBps(),
+                    server());
         };
     }
 
@@ -350,10 +356,10 @@ final class Report {
                     f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
                     other.measured() ? mine >= theirs : null)
                     .ifMissed(f("%.1f MB/s (%.0f%%)", theirs - mine, (1 - mine / theirs) * 100), onlyMinePartsIt
-                            ? f("multipart on LocalStack: the library (default multipartThreshold 16 MiB) sends each "
-                                    + "file in parts, the loop in one PutObject; one file in parts goes at %.1f MB/s "
-                                    + "against %.1f MB/s in one PutObject with the plain client (calibration)",
-                                    multipartMBps(), streamMBps())
+                            ? f("multipart on %s: the library (default multipartThreshold 16 MiB) sends each "
+                                    + "file in parts, the loop in one PutObject; one file in parts, one after another, "
+                                    + "goes at %.1f MB/s against %.1f MB/s in one PutObject with the plain client "
+                                    + "(calibration)", server(), multipartMBps(), streamMBps())
                             : spread(row, other, "makespanMs", 1e3, "s")));
         }
         verdicts.add(Verdict.of("C: peak heap under 256 MiB", kind.label,
@@ -438,11 +444,18 @@ final class Report {
                 .replace("{{java}}", context.java())
                 .replace("{{cores}}", String.valueOf(context.cores()))
                 .replace("{{jvmOptions}}", context.jvmOptions())
+                .replace("{{server}}", server())
+                .replace("{{serverDescription}}", context.server().description())
                 .replace("{{calibration}}", calibrationTable())
                 .replace("{{configuration}}", configurationTable())
                 .replace("{{results}}", tables() + String.join("", images))
                 .replace("{{targets}}", targetsTable());
         Files.writeString(dir.resolve(FILE_NAME), text);
+    }
+
+    /** The S3 server scenarios A, B and C ran against. */
+    private String server() {
+        return context.server().displayName();
     }
 
     private String calibrationTable() {
@@ -451,8 +464,8 @@ final class Report {
                         latencySeconds(Scenario.A) * 1e3)
                 + f("| one PutObject of 256 KiB through the proxy at 50 ms (median of 10) | %.1f ms |%n",
                         latencySeconds(Scenario.B) * 1e3)
-                + f("| one stream straight to LocalStack (one %.0f MB PutObject, median of 3) | %.1f MB/s |%n",
-                        context.scale().cFileBytes() / 1e6, streamMBps())
+                + f("| one stream straight to %s (one %.0f MB PutObject, median of 3) | %.1f MB/s |%n",
+                        server(), context.scale().cFileBytes() / 1e6, streamMBps())
                 + f("| the same file in parts of 8 MiB, one after another (multipart, median of 3) | %.1f MB/s |%n",
                         multipartMBps())
                 + f("| scenario A's %d attachments through the proxy at 150 ms by %d plain threads (median of 5) "

@@ -11,11 +11,11 @@ import java.util.List;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 
 /**
- * A bucket of its own on LocalStack for one measured JVM, reached directly or through a Toxiproxy proxy that adds
- * latency to every response (downstream: one round trip of a PutObject pays it once). Closing deletes the proxy, the
- * objects and the bucket.
+ * A bucket of its own on the S3 server (LocalStack or versitygw) for one measured JVM, reached directly or through a
+ * Toxiproxy proxy that adds latency to every response (downstream: one round trip of a PutObject pays it once).
+ * Closing deletes the proxy, the objects and the bucket.
  */
-final class LocalStackTarget implements AutoCloseable {
+final class S3Target implements AutoCloseable {
 
     private static final String TOXIC = "latency";
 
@@ -23,19 +23,19 @@ final class LocalStackTarget implements AutoCloseable {
     private final TestBucket bucket;
     private final TestProxy proxy;
 
-    private LocalStackTarget(String hint, boolean proxied) {
+    private S3Target(String hint, boolean proxied) {
         this.bucket = services.createBucket("bench-" + hint);
         this.proxy = proxied ? services.createProxy("bench-" + hint) : null;
     }
 
-    /** Straight to LocalStack. */
-    static LocalStackTarget direct(String hint) {
-        return new LocalStackTarget(hint, false);
+    /** Straight to the server. */
+    static S3Target direct(String hint) {
+        return new S3Target(hint, false);
     }
 
     /** Through a proxy that delays every response by {@code latency}. */
-    static LocalStackTarget behindLatency(String hint, Duration latency) {
-        LocalStackTarget target = new LocalStackTarget(hint, true);
+    static S3Target behindLatency(String hint, Duration latency) {
+        S3Target target = new S3Target(hint, true);
         target.latency(latency);
         return target;
     }
@@ -55,10 +55,10 @@ final class LocalStackTarget implements AutoCloseable {
     }
 
     Backend backend() {
-        return Backend.localStack(proxy != null ? proxy.endpoint() : services.s3Endpoint());
+        return Backend.s3(proxy != null ? proxy.endpoint() : services.s3Endpoint());
     }
 
-    /** Deletes every object, so that LocalStack's memory holds one run at a time. */
+    /** Deletes every object, so that the server holds one run at a time (LocalStack keeps objects in memory). */
     void empty() {
         List<String> keys = bucket.keys();
         for (int from = 0; from < keys.size(); from += 1_000) {

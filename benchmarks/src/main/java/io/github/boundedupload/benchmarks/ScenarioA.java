@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Source 000: the 10 attachments of one request (200 KiB each) to LocalStack, 150 ms of latency on every response.
+ * Source 000: the 10 attachments of one request (200 KiB each) to the S3 server, 150 ms of latency on every response.
  * Warm-up: the same batch again and again under the latency ({@link #WARM_UP_UPLOADS} uploads, at most
  * {@link #WARM_UP_TIME}), so that every strategy has opened its connections (up to 10 at once) and compiled its code
  * before the first measured run.
@@ -28,7 +28,7 @@ final class ScenarioA {
 
     static void run(StrategyKind kind, Scale scale) throws Exception {
         List<Item> attachments = attachments();
-        try (LocalStackTarget target = LocalStackTarget.behindLatency("a", Scenario.A_LATENCY);
+        try (S3Target target = S3Target.behindLatency("a", Scenario.A_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.A.setup(kind, scale, target.bucketName()))) {
             Runs.warmUp(strategy, round -> Runs.keyed(attachments, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
                     target::empty);

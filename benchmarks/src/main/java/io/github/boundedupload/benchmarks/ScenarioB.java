@@ -19,7 +19,7 @@ final class ScenarioB {
 
     static void run(StrategyKind kind, Scale scale) throws Exception {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
-        try (LocalStackTarget target = LocalStackTarget.behindLatency("b", Scenario.B_LATENCY);
+        try (S3Target target = S3Target.behindLatency("b", Scenario.B_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
             List<Item> warm = files.subList(0, Math.min(200, files.size()));
             Runs.warmUp(strategy, round -> Runs.keyed(warm, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,

@@ -3,7 +3,7 @@ package io.github.boundedupload.benchmarks;
 import java.util.List;
 
 /**
- * Source 001's large files: 4 files of 180 MB from disk straight to LocalStack (no proxy, no added latency), so
+ * Source 001's large files: 4 files of 180 MB from disk straight to the S3 server (no proxy, no added latency), so
  * bandwidth-bound: more threads must not make it slower, and nothing may hold a file in memory. Warm-up: 4 files of
  * 24 MB (large enough for the multipart path of this library and of the Transfer Manager).
  */
@@ -17,7 +17,7 @@ final class ScenarioC {
     static void run(StrategyKind kind, Scale scale) throws Exception {
         List<Item> files = DataFiles.items(DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()));
         List<Item> warmUp = DataFiles.items(DataFiles.ensure("c-warm", Scenario.C_FILES, WARM_UP_SIZE));
-        try (LocalStackTarget target = LocalStackTarget.direct("c");
+        try (S3Target target = S3Target.direct("c");
                 Strategy strategy = kind.open(target.backend(), Scenario.C.setup(kind, scale, target.bucketName()))) {
             strategy.upload(Runs.keyed(warmUp, "warm"));
             target.empty();

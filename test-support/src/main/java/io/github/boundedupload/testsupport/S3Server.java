@@ -42,6 +42,25 @@ public enum S3Server {
     }
 
     /**
+     * The server's name, as reports and messages give it.
+     *
+     * @return {@code LocalStack} or {@code versitygw}
+     */
+    public String displayName() {
+        return this == LOCALSTACK ? "LocalStack" : "versitygw";
+    }
+
+    /**
+     * What the server is, in a few words, with the version the test services install.
+     *
+     * @return the description
+     */
+    public String description() {
+        return this == LOCALSTACK ? "LocalStack 2026.3.0, a Python server keeping objects in memory"
+                : "versitygw 1.8.0, a Go server keeping objects as files (posix backend)";
+    }
+
+    /**
      * Whether the server keeps the storage class and server-side encryption asked for (versitygw drops both).
      *
      * @return whether it does
