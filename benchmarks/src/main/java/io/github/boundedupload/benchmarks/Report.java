@@ -356,10 +356,11 @@ final class Report {
                     f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
                     other.measured() ? mine >= theirs : null)
                     .ifMissed(f("%.1f MB/s (%.0f%%)", theirs - mine, (1 - mine / theirs) * 100), onlyMinePartsIt
-                            ? f("multipart on %s: the library (default multipartThreshold 16 MiB) sends each "
-                                    + "file in parts, the loop in one PutObject; one file in parts, one after another, "
-                                    + "goes at %.1f MB/s against %.1f MB/s in one PutObject with the plain client "
-                                    + "(calibration)", server(), multipartMBps(), streamMBps())
+                            ? f("multipart on %s: the library (multipartThreshold %d MiB) sends each file in "
+                                    + "parts, the loop in one PutObject; one file in parts, one after another, goes at "
+                                    + "%.1f MB/s against %.1f MB/s in one PutObject with the plain client "
+                                    + "(calibration)", server(), row.scenario().setup(kind, context.scale(), "-")
+                                    .options().multipartThreshold() >> 20, multipartMBps(), streamMBps())
                             : spread(row, other, "makespanMs", 1e3, "s")));
         }
         verdicts.add(Verdict.of("C: peak heap under 256 MiB", kind.label,

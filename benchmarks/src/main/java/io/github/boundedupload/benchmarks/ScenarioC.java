@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Source 001's large files: 4 files of 180 MB from disk straight to the S3 server (no proxy, no added latency), so
  * bandwidth-bound: more threads must not make it slower, and nothing may hold a file in memory. Warm-up: 4 files of
- * 24 MB (large enough for the multipart path of this library and of the Transfer Manager).
+ * 24 MB (the same path as the measured files for this library, one PutObject each; the multipart path of the
+ * Transfer Manager).
  */
 final class ScenarioC {
 

@@ -49,7 +49,8 @@ class MultipartHeapIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aFileGoesUpInPartsReadFromDisk(Kind kind) throws Exception {
-        S3UploadOptions options = S3UploadOptions.defaults(); // 8 MiB parts, 4 in flight
+        // 8 MiB parts, 4 in flight (the defaults), and a threshold that sends the 64 MiB file in parts.
+        S3UploadOptions options = S3UploadOptions.builder().multipartThreshold(16L << 20).build();
         try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), options)) {
             String key = "heap/file-" + kind;
             upload(adapters, kind, UploadRequest.of(key + "-warm-up", Attachment.of(file)));
