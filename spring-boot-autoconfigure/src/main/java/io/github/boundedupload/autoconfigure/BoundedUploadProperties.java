@@ -140,6 +140,9 @@ public class BoundedUploadProperties implements Validator {
     private final MdcProperties mdc = new MdcProperties();
 
     @NestedConfigurationProperty
+    private final AdaptiveConcurrencyProperties adaptiveConcurrency = new AdaptiveConcurrencyProperties();
+
+    @NestedConfigurationProperty
     private final LocalProperties local = new LocalProperties();
 
     @NestedConfigurationProperty
@@ -289,6 +292,10 @@ public class BoundedUploadProperties implements Validator {
 
     public ExecutorProperties getExecutor() {
         return executor;
+    }
+
+    public AdaptiveConcurrencyProperties getAdaptiveConcurrency() {
+        return adaptiveConcurrency;
     }
 
     public MdcProperties getMdc() {

@@ -36,6 +36,15 @@ final class PropertiesValidator {
             String field = e.setting().equals("executorType") ? "executor.type" : e.setting();
             errors.rejectValue(field, "invalid", e.reason(PropertiesValidator::propertyName));
         }
+        AdaptiveConcurrencyProperties adaptive = properties.getAdaptiveConcurrency();
+        if (adaptive.isEnabled() && !UploaderSettings.adaptiveConcurrencyAvailable()) {
+            errors.rejectValue("adaptiveConcurrency.enabled", "invalid", "needs Netflix's concurrency-limits on the"
+                    + " classpath (com.netflix.concurrency-limits:concurrency-limits-core)");
+        }
+        if (adaptive.getInitialLimit() < 1) {
+            errors.rejectValue("adaptiveConcurrency.initialLimit", "invalid", "must be at least 1, was "
+                    + adaptive.getInitialLimit());
+        }
         Duration healthTimeout = properties.getHealth().getTimeout();
         if (healthTimeout.isNegative() || healthTimeout.isZero()) {
             errors.rejectValue("health.timeout", "invalid", "must be a positive duration, was " + healthTimeout);

@@ -1,6 +1,8 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.limits.AdaptiveConcurrency;
+import org.springframework.util.ClassUtils;
 
 /** The {@code bounded-upload.*} values that map onto {@link UploaderConfig}, copied to its builder. */
 final class UploaderSettings {
@@ -8,7 +10,19 @@ final class UploaderSettings {
     private UploaderSettings() {
     }
 
+    /** Whether Netflix's concurrency-limits, which the adaptive limit is made of, is on the classpath. */
+    static boolean adaptiveConcurrencyAvailable() {
+        return ClassUtils.isPresent("com.netflix.concurrency.limits.Limit", null); // the context's class loader
+    }
+
     static UploaderConfig.Builder applyTo(BoundedUploadProperties properties, UploaderConfig.Builder builder) {
+        AdaptiveConcurrencyProperties adaptive = properties.getAdaptiveConcurrency();
+        if (adaptive.isEnabled() && adaptiveConcurrencyAvailable()) {
+            int max = properties.getMaxConcurrentUploads();
+            if (max >= 1 && adaptive.getInitialLimit() >= 1) { // else the validator names the property
+                builder.concurrencyLimit(AdaptiveConcurrency.vegas(Math.min(adaptive.getInitialLimit(), max), max));
+            }
+        }
         return builder.name(properties.getName())
                 .maxConcurrentUploads(properties.getMaxConcurrentUploads())
                 .maxConcurrentUploadsPerBatch(properties.getMaxConcurrentUploadsPerBatch())

@@ -141,6 +141,27 @@ class BoundedUploadAutoConfigurationTests {
     }
 
     @Test
+    void adaptiveConcurrencyStartsAtItsInitialLimitAndKeepsTheMaximum() {
+        runner().withPropertyValues("bounded-upload.adaptive-concurrency.enabled=true",
+                "bounded-upload.adaptive-concurrency.initial-limit=4").run(context -> {
+                    ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+                    assertThat(uploader.config().concurrencyLimit()).isPresent();
+                    assertThat(uploader.stats().concurrencyLimit()).isEqualTo(4);
+                    assertThat(uploader.config().maxConcurrentUploads())
+                            .isEqualTo(UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS);
+                    assertThat(uploadOne(uploader).allStored()).isTrue();
+                });
+        // An initial limit above the maximum starts at the maximum.
+        runner().withPropertyValues("bounded-upload.adaptive-concurrency.enabled=true",
+                "bounded-upload.max-concurrent-uploads=2", "bounded-upload.max-concurrent-uploads-per-batch=2")
+                .run(context -> assertThat(context.getBean(ConcurrentAttachmentUploader.class).stats()
+                        .concurrencyLimit()).isEqualTo(2));
+        // Off by default: no adaptive limit.
+        runner().run(context -> assertThat(context.getBean(ConcurrentAttachmentUploader.class).config()
+                .concurrencyLimit()).isEmpty());
+    }
+
+    @Test
     void withoutALocalRootTheTemporaryDirectoryIsUsed() {
         new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload()).run(context -> assertThat(
                 context.getBean(LocalFileUploader.class).root())

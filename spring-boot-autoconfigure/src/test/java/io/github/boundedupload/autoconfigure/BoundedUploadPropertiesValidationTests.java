@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -35,6 +36,22 @@ class BoundedUploadPropertiesValidationTests {
             assertThat(context).hasFailed();
             assertThat(TestSupport.messages(context.getStartupFailure())).contains(expected);
         });
+    }
+
+    @Test
+    void adaptiveConcurrencyInitialLimitBelowOne() {
+        assertFailure("bounded-upload.adaptive-concurrency.initial-limit=0", "field 'adaptiveConcurrency.initialLimit'",
+                "must be at least 1, was 0");
+    }
+
+    @Test
+    void adaptiveConcurrencyWithoutTheLibrary() {
+        runner().withClassLoader(new FilteredClassLoader("com.netflix.concurrency.limits"))
+                .withPropertyValues("bounded-upload.adaptive-concurrency.enabled=true").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(TestSupport.messages(context.getStartupFailure())).contains(
+                            "field 'adaptiveConcurrency.enabled'", "com.netflix.concurrency-limits:concurrency-limits-core");
+                });
     }
 
     @Test
