@@ -57,21 +57,24 @@ install_localstack() {
   printf '#!/bin/sh\n' > "$VENV/.installed" && chmod +x "$VENV/.installed"
 }
 
+# go_install WHAT DIR BINARY MODULE@VERSION HOW_LONG: builds a Go command into the cache, once.
+go_install() {
+  [ -x "$2/$3" ] && return
+  command -v go >/dev/null || { log "Go is needed to build $1 (apt-get install golang, or https://go.dev/dl)"; exit 1; }
+  log "building $1 into $2 ($5, once)"
+  mkdir -p "$2"
+  GOBIN="$2" GOFLAGS=-mod=mod go install "$4"
+}
+
 install_toxiproxy() {
-  [ -x "$TP_DIR/server" ] && return
-  command -v go >/dev/null || { log "Go is needed to build Toxiproxy"; exit 1; }
-  log "building Toxiproxy $TOXIPROXY_VERSION into $TP_DIR (about a minute, once)"
-  mkdir -p "$TP_DIR"
   # Pinned: @latest resolves to an old v2.5.0 through some module proxies.
-  GOBIN="$TP_DIR" GOFLAGS=-mod=mod go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
+  go_install "Toxiproxy $TOXIPROXY_VERSION" "$TP_DIR" server \
+    "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" "about a minute"
 }
 
 install_versitygw() {
-  [ -x "$VG_DIR/versitygw" ] && return
-  command -v go >/dev/null || { log "Go is needed to build versitygw (apt-get install golang, or https://go.dev/dl)"; exit 1; }
-  log "building versitygw $VERSITYGW_VERSION into $VG_DIR (about 2 minutes, once)"
-  mkdir -p "$VG_DIR"
-  GOBIN="$VG_DIR" GOFLAGS=-mod=mod go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+  go_install "versitygw $VERSITYGW_VERSION" "$VG_DIR" versitygw \
+    "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION" "about 2 minutes"
 }
 
 # An unsigned request is refused with 403 once the gateway serves.
