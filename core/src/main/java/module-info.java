@@ -6,8 +6,10 @@
 module io.github.boundedupload.core {
     requires org.slf4j;
     requires static transitive org.jspecify;
-    requires static transitive micrometer.core;
-    requires static transitive concurrency.limits.core;
+    // Optional: only the packages micrometer and limits need them, and an application that uses those has them.
+    // (Not transitive: a module reading this one would then need both at compile time.)
+    requires static micrometer.core;
+    requires static concurrency.limits.core;
 
     exports io.github.boundedupload;
     exports io.github.boundedupload.spi;

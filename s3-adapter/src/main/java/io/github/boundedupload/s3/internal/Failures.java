@@ -62,7 +62,8 @@ public final class Failures {
     public static boolean cancelled(Throwable failure) {
         for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
             if (t instanceof AbortedException || t instanceof InterruptedException
-                    || t instanceof java.io.InterruptedIOException || t instanceof CancellationException) {
+                    || t instanceof java.io.InterruptedIOException || t instanceof CancellationException
+                    || t instanceof java.nio.channels.ClosedByInterruptException) { // a file read, interrupted
                 return true;
             }
         }

@@ -223,7 +223,12 @@ final class Multipart {
                         synchronized (this) {
                             inFlight--;
                             if (error != null) {
-                                failure = failure == null ? error : failure;
+                                // A part that fails once the upload is cancelled fails because of the cancel (its
+                                // thread was interrupted, perhaps in a file read): the cancel is the reason.
+                                if (failure == null) {
+                                    failure = u.tasks.cancelled()
+                                            ? new CancellationException("the upload was cancelled") : error;
+                                }
                             } else {
                                 parts.add(Digest.part(part.number(), response.eTag(), u.algorithm, Digest.pick(
                                         u.algorithm, response::checksumCRC32, response::checksumCRC32C,
