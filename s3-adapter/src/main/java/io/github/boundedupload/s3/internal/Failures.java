@@ -48,7 +48,8 @@ public final class Failures {
     public static boolean interrupted(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof AbortedException || t instanceof InterruptedException
-                    || t instanceof java.io.InterruptedIOException) {
+                    || t instanceof java.io.InterruptedIOException
+                    || t instanceof java.nio.channels.ClosedByInterruptException) {
                 return true;
             }
         }

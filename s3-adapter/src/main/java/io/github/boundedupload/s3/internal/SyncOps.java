@@ -152,7 +152,7 @@ public final class SyncOps implements S3Ops {
                 interrupted |= Thread.interrupted();
                 CompletableFuture<T> result = call.get();
                 if (attempt == CLEANUP_ATTEMPTS || !result.isCompletedExceptionally()
-                        || !(Failures.unwrap(result.handle((v, e) -> e).join()) instanceof AbortedException)) {
+                        || !byInterrupt(Failures.unwrap(result.handle((v, e) -> e).join()))) {
                     return result;
                 }
             }
@@ -161,6 +161,15 @@ public final class SyncOps implements S3Ops {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Whether a blocking call failed because its thread was interrupted: the SDK's {@code AbortedException}, an
+     * interrupted read, or a {@code CancellationException} (seen once in LostAnswerIT: the core's timeout interrupted
+     * the HeadObject of the lost-answer check, and Apache's client ended it so; nothing else cancels a blocking call).
+     */
+    private static boolean byInterrupt(Throwable failure) {
+        return Failures.interrupted(failure) || failure instanceof CancellationException;
     }
 
     /**
@@ -189,12 +198,19 @@ public final class SyncOps implements S3Ops {
 
         CompletableFuture<T> start(ThreadFactory threads) {
             tasks.add(this);
-            Thread thread = threads.newThread(this);
-            if (thread == null) {
-                run(); // no thread to be had: here, then
-            } else {
-                thread.start();
+            Thread thread;
+            try {
+                thread = threads.newThread(this);
+                if (thread != null) {
+                    thread.start();
+                    return result;
+                }
+            } catch (RuntimeException | Error e) { // no thread to be had (the JVM's limit): the part fails, and says why
+                tasks.remove(this);
+                result.completeExceptionally(e);
+                return result;
             }
+            run(); // a factory that gives no thread: here, then
             return result;
         }
 
