@@ -130,10 +130,10 @@ final class Multipart {
     }
 
     /**
-     * Uploads the parts, up to {@code partsInFlight} at once (with blocking operations one after another: each
-     * completes before the next starts), reading the next part while others are in flight. A drain loop instead of
-     * recursion: with blocking operations every future completes at once, and ten thousand parts must not mean ten
-     * thousand stack frames.
+     * Uploads the parts, up to {@code partsInFlight} at once (blocking operations on a thread per part, see
+     * {@link SyncOps}; without part threads one after another), reading the next part while others are in flight. A
+     * drain loop instead of recursion: a blocking operation's future may complete at once, and ten thousand parts must
+     * not mean ten thousand stack frames.
      */
     private final class PartPump {
         private final Parts.PartSource source;
