@@ -2,7 +2,7 @@
 # Runs the benchmarks (module benchmarks) and writes docs/benchmarks.md and docs/benchmarks/*.png.
 #
 #   scripts/benchmark.sh            the full run: the source cases' sizes, 3 measured runs each (about 30 minutes on 2 cores)
-#   scripts/benchmark.sh --quick    small batches, 1 run each, written to benchmarks/target/quick/ (a few minutes)
+#   scripts/benchmark.sh --quick    small batches, 1 run each, written to benchmarks/target/quick-<server>/ (a few minutes)
 #   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios
 #   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    against versitygw (report in docs/benchmarks-versitygw/)
 #

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * The full run writes {@code docs/benchmarks.md} and {@code docs/benchmarks/*.png}; a quick run writes under
- * {@code benchmarks/target/quick/}. Every result line is also kept, as it comes, in
- * {@code benchmarks/target/<full|quick>-results.txt}; {@code --report-from=FILE} writes the report again from such a
+ * {@code benchmarks/target/quick-<server>/}. Every result line is also kept, as it comes, in
+ * {@code benchmarks/target/<full|quick>-<server>-results.txt}; {@code --report-from=FILE} writes the report again from such a
  * file without measuring anything (after a change to the report, or a run that did not get to the end). The S3 server
  * ({@code BOUNDED_UPLOAD_S3_SERVER}: LocalStack by default, or versitygw) and Toxiproxy must be running
  * ({@code scripts/benchmark.sh} starts them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT} and
