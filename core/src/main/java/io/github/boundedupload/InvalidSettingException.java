@@ -40,9 +40,9 @@ public class InvalidSettingException extends IllegalArgumentException {
     }
 
     /**
-     * An exception for a setting that breaks a rule about another one, said as it is rather than as
-     * "must be": {@code needs("kmsKeyId", "AES256", "is set, and a KMS key needs {serverSideEncryption} aws:kms")}
-     * reads "kmsKeyId is set, and a KMS key needs serverSideEncryption aws:kms, was AES256".
+     * An exception for a setting that breaks a rule about another one, said as it is rather than as "must be":
+     * {@code requirement("kmsKeyId", "AES256", "is set, and a KMS key needs {serverSideEncryption} aws:kms")} reads
+     * "kmsKeyId is set, and a KMS key needs serverSideEncryption aws:kms, was AES256".
      *
      * @param setting the builder method's name
      * @param value the value the rule is about, as text

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -85,7 +84,7 @@ final class Kept {
             Map<String, String> line = Line.parse(text);
             switch (line.getOrDefault("scenario", "")) {
                 case CONTEXT -> context = new Report.Context(Scale.named(line.get("scale")),
-                        S3Server.valueOf(line.getOrDefault("server", "localstack").toUpperCase(Locale.ROOT)),
+                        S3Server.of(line.getOrDefault("server", S3Server.LOCALSTACK.id())),
                         Instant.parse(line.get("started")), line.get("loadBefore"), line.get("java"),
                         Integer.parseInt(line.get("cores")), line.get("jvmOptions"));
                 case CALIBRATION -> calibration.putAll(line);

@@ -36,7 +36,7 @@ final class Report {
         }
 
         Context finished(String load) {
-            return new Context(scale, server, started, loadBefore, java, cores, jvmOptions, Instant.now(), load);
+            return finished(Instant.now(), load);
         }
 
         Context finished(Instant at, String load) {
@@ -347,11 +347,11 @@ final class Report {
     private void bandwidthVerdicts(Row row, Row tm, List<Verdict> verdicts) {
         StrategyKind kind = row.kind();
         double mine = cTotalMB() / (row.median("makespanMs") / 1e3);
+        long threshold = row.scenario().setup(kind, context.scale(), "-").options().multipartThreshold();
         for (Row other : List.of(row(Scenario.C, StrategyKind.SEQUENTIAL), tm)) {
             double theirs = cTotalMB() / (other.median("makespanMs") / 1e3);
             boolean onlyMinePartsIt = other.kind() == StrategyKind.SEQUENTIAL
-                    && context.scale().cFileBytes() > row.scenario().setup(kind, context.scale(), "-").options()
-                    .multipartThreshold();
+                    && context.scale().cFileBytes() > threshold;
             verdicts.add(Verdict.of("C: throughput at least the " + other.kind().shortLabel + "'s", kind.label,
                     f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
                     other.measured() ? mine >= theirs : null)
@@ -359,8 +359,7 @@ final class Report {
                             ? f("multipart on %s: the library (multipartThreshold %d MiB) sends each file in "
                                     + "parts, the loop in one PutObject; one file in parts, one after another, goes at "
                                     + "%.1f MB/s against %.1f MB/s in one PutObject with the plain client "
-                                    + "(calibration)", server(), row.scenario().setup(kind, context.scale(), "-")
-                                    .options().multipartThreshold() >> 20, multipartMBps(), streamMBps())
+                                    + "(calibration)", server(), threshold >> 20, multipartMBps(), streamMBps())
                             : spread(row, other, "makespanMs", 1e3, "s")));
         }
         verdicts.add(Verdict.of("C: peak heap under 256 MiB", kind.label,

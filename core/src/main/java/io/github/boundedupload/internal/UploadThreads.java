@@ -13,7 +13,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -82,7 +81,8 @@ final class UploadThreads {
         int threads = blockingStorage ? config.maxConcurrentUploads()
                 : Math.min(config.maxConcurrentUploads(), Math.max(2, Runtime.getRuntime().availableProcessors()));
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(config.maxConcurrentUploads()), tracked(named(prefix, false)), new ThreadPoolExecutor.AbortPolicy());
+                new LinkedBlockingQueue<>(config.maxConcurrentUploads()), tracked(Threads.platform(prefix, false)),
+                new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }
@@ -113,20 +113,11 @@ final class UploadThreads {
     /** One daemon thread for timeouts, gone when idle. */
     ScheduledThreadPoolExecutor timer(UploaderConfig config) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                tracked(named("bounded-upload-" + config.name() + "-timer-", true)));
+                tracked(Threads.platform("bounded-upload-" + config.name() + "-timer-", true)));
         timer.setRemoveOnCancelPolicy(true);
         timer.setKeepAliveTime(10, TimeUnit.SECONDS);
         timer.allowCoreThreadTimeOut(true);
         return timer;
-    }
-
-    private static ThreadFactory named(String prefix, boolean daemon) {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(null, task, prefix + count.incrementAndGet(), 0, false);
-            thread.setDaemon(daemon);
-            return thread;
-        };
     }
 
     /** {@code Executors.newThreadPerTaskExecutor(factory)}, compiled for 17. */

@@ -39,14 +39,21 @@ public final class Threads {
      * @return the factory
      */
     public static ThreadFactory virtualOrDaemon(String prefix) {
-        return virtual(prefix).orElseGet(() -> daemon(prefix));
+        return virtual(prefix).orElseGet(() -> platform(prefix, true));
     }
 
-    private static ThreadFactory daemon(String prefix) {
+    /**
+     * Platform threads named {@code prefix1}, {@code prefix2}, and so on.
+     *
+     * @param prefix the start of every thread's name
+     * @param daemon whether the threads are daemon threads
+     * @return the factory
+     */
+    public static ThreadFactory platform(String prefix, boolean daemon) {
         AtomicInteger count = new AtomicInteger();
         return task -> {
             Thread thread = new Thread(null, task, prefix + count.incrementAndGet(), 0, false);
-            thread.setDaemon(true);
+            thread.setDaemon(daemon);
             return thread;
         };
     }

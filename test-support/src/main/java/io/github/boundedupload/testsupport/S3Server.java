@@ -29,7 +29,18 @@ public enum S3Server {
         if (name == null || name.isBlank()) {
             return LOCALSTACK;
         }
-        return valueOf(name.trim().toUpperCase(Locale.ROOT));
+        return of(name);
+    }
+
+    /**
+     * The server of a name as {@link #id()} gives it (any case, surrounding blanks ignored).
+     *
+     * @param id the name
+     * @return the server
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static S3Server of(String id) {
+        return valueOf(id.trim().toUpperCase(Locale.ROOT));
     }
 
     /**

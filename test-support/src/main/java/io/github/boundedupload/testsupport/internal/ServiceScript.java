@@ -76,14 +76,14 @@ public final class ServiceScript {
         URI s3 = URI.create("http://127.0.0.1:" + (server == S3Server.VERSITYGW ? versitygwPort : localstackPort));
         URI toxiproxy = URI.create("http://127.0.0.1:" + toxiproxyPort);
         FileLock users = holdLock(lockFile("users"), true);
-        boolean localstackWasUp;
+        boolean s3ServersWereUp;
         boolean toxiproxyWasUp;
         // One JVM at a time checks and starts, so that two test JVMs never start two servers on one port.
         FileLock starting = holdLock(lockFile("start"), false);
         try {
-            localstackWasUp = localstackUp() && versitygwUp();
+            s3ServersWereUp = localstackUp() && versitygwUp();
             toxiproxyWasUp = toxiproxyUp();
-            if (localstackWasUp && toxiproxyWasUp) {
+            if (s3ServersWereUp && toxiproxyWasUp) {
                 return new HostServices(s3, toxiproxy, server.id() + " (and the other S3 server) and Toxiproxy"
                         + " already running on this host", () -> { });
             }
@@ -96,7 +96,7 @@ public final class ServiceScript {
             close(starting);
         }
         // Stop at exit only what this JVM alone brought up: a service that was already running belongs to someone else.
-        boolean ours = !localstackWasUp && !toxiproxyWasUp;
+        boolean ours = !s3ServersWereUp && !toxiproxyWasUp;
         String how = server.id() + " (and the other S3 server) and Toxiproxy started on this host by " + SCRIPT
                 + (ours ? ", stopped at JVM exit" : " (one was already running: left running at exit)");
         return new HostServices(s3, toxiproxy, how, ours ? () -> stopUnlessInUse(users) : () -> { });
@@ -109,17 +109,8 @@ public final class ServiceScript {
 
     /** The gateway refuses an unsigned request with 403 once it serves. */
     private boolean versitygwUp() {
-        try {
-            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                    + versitygwPort + "/")).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.discarding());
-            return response.statusCode() == 403;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        HttpResponse<String> response = send(URI.create("http://127.0.0.1:" + versitygwPort + "/"));
+        return response != null && response.statusCode() == 403;
     }
 
     private boolean toxiproxyUp() {
@@ -127,10 +118,15 @@ public final class ServiceScript {
     }
 
     private @Nullable String get(URI uri) {
+        HttpResponse<String> response = send(uri);
+        return response != null && response.statusCode() == 200 ? response.body() : null;
+    }
+
+    /** The answer to a GET, or {@code null} when nothing answers. */
+    private @Nullable HttpResponse<String> send(URI uri) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
-                    .build(), HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
+            return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             return null;
         } catch (InterruptedException e) {
