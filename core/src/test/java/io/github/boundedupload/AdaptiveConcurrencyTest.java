@@ -51,6 +51,23 @@ class AdaptiveConcurrencyTest {
     }
 
     @Test
+    void aLimitUnderTenGrowsAtTheLatencyOfRealUploads() {
+        // What broke (found by scenario F of the benchmarks): 4 uploads of 50 ms give 8 samples in a window of two
+        // round trips, fewer than the 10 a window needs to count, so every window was dropped and the limit stayed
+        // at 4 whatever the storage did. The samples carry their own clock: 5 s of uploads, 4 at a time.
+        AdaptiveConcurrency limit = AdaptiveConcurrency.vegas(4, 64);
+        long rtt = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
+        long now = 0;
+        for (int round = 0; round < 100 && limit.limit() == 4; round++) {
+            for (int i = 0; i < 4; i++) {
+                limit.onSample(now, rtt + i * 1_000L, 4, false);
+            }
+            now += rtt;
+        }
+        assertThat(limit.limit()).isGreaterThan(4);
+    }
+
+    @Test
     void theLimitShrinksWhenTheStorageSaysItIsOverloaded() {
         AtomicInteger inFlight = new AtomicInteger();
         storage.behaviour = request -> {

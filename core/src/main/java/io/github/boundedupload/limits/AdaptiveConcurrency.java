@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class AdaptiveConcurrency implements ConcurrencyLimit {
 
+    /** The shortest window of samples the limit moves on. */
+    static final long MIN_WINDOW_MILLIS = 500;
+
     private final Limit limit;
 
     private AdaptiveConcurrency(Limit limit) {
@@ -41,8 +44,11 @@ public final class AdaptiveConcurrency implements ConcurrencyLimit {
      */
     public static AdaptiveConcurrency vegas(int initial, int max) {
         checkRange(initial, max);
-        return new AdaptiveConcurrency(WindowedLimit.newBuilder().minWindowTime(100, TimeUnit.MILLISECONDS)
-                .build(VegasLimit.newBuilder().initialLimit(initial).maxConcurrency(max).build()));
+        // A window needs 10 samples to count (the library's minimum), else it is dropped. At the limits uploads run
+        // at, 2 round trips are too few: 4 uploads of 50 ms give 8 samples in a 100 ms window, every window was
+        // dropped and the limit never moved from where it started. Half a second gives 40.
+        return new AdaptiveConcurrency(WindowedLimit.newBuilder().minWindowTime(MIN_WINDOW_MILLIS, TimeUnit.MILLISECONDS)
+                .maxWindowTime(1, TimeUnit.SECONDS).build(VegasLimit.newBuilder().initialLimit(initial).maxConcurrency(max).build()));
     }
 
     /**
