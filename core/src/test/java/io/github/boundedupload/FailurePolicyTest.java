@@ -375,6 +375,11 @@ class FailurePolicyTest {
             java.util.concurrent.CompletableFuture<BatchResult> b = uploader.uploadAllAsync(List.of(
                     Attachment.builder("b.txt", AttachmentContent.ofBytes("from B".getBytes(
                             java.nio.charset.StandardCharsets.UTF_8))).key("shared/k").build()));
+            // A fails only once B has either written the key (what broke: A's rollback then deleted B's object) or is
+            // held back waiting for it, so that the order is the same in every run.
+            org.awaitility.Awaitility.await().until(() -> uploader.stats().queuedUploads() == 1
+                    || java.util.Arrays.equals(storage.objects.get("shared/k"),
+                            "from B".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             failNow.countDown();
 
             assertThatThrownBy(a::join).cause().isInstanceOf(BatchFailedException.class);
