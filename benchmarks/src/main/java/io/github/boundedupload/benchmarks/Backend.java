@@ -30,6 +30,17 @@ interface Backend {
      */
     S3AsyncClient asyncClient(int connections, boolean multipart);
 
+    /**
+     * The CRT-based non-blocking client (native HTTP stack, one upload's parts in parallel) with at most
+     * {@code connections} requests in flight.
+     *
+     * @param connections {@code maxConcurrency}
+     * @return a new client; the caller closes it
+     * @throws UnsupportedOperationException for the in-process fakes: the CRT client has its own HTTP stack, which
+     *         cannot be pointed at them
+     */
+    S3AsyncClient crtClient(int connections);
+
     /** The S3 server at an endpoint: its own, or a Toxiproxy proxy's in front of it. */
     static Backend s3(URI endpoint) {
         S3TestServices services = S3TestServices.get();
@@ -46,6 +57,11 @@ interface Backend {
                         .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(connections))
                         .multipartEnabled(multipart).build();
             }
+
+            @Override
+            public S3AsyncClient crtClient(int connections) {
+                return services.s3CrtClientBuilder(endpoint).maxConcurrency(connections).build();
+            }
         };
     }
 
@@ -60,6 +76,11 @@ interface Backend {
             @Override
             public S3AsyncClient asyncClient(int connections, boolean multipart) {
                 return new FakeS3AsyncClient(network, connections);
+            }
+
+            @Override
+            public S3AsyncClient crtClient(int connections) {
+                throw new UnsupportedOperationException("the CRT client cannot be pointed at the in-process fakes");
             }
         };
     }

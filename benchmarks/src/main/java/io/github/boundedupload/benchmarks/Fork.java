@@ -1,7 +1,7 @@
 package io.github.boundedupload.benchmarks;
 
 /**
- * One measured JVM: {@code Fork <A|B|C|D|E|calibration> <strategy> <full|quick> <run>}. Prints one result line per
+ * One measured JVM: {@code Fork <A|B|C|D|E|F|calibration> <strategy> <full|quick> <run>}. Prints one result line per
  * measured run ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
  */
 public final class Fork {
@@ -16,6 +16,8 @@ public final class Fork {
      * @throws Exception when the measurement fails; the harness reports it
      */
     public static void main(String[] args) throws Exception {
+        // Before any HTTP client loads: scenario F's proxy forwards the Host header the client signed.
+        System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
         Scale scale = Scale.named(args[2]);
         if (args[0].equals("calibration")) {
             Calibration.run(scale);
@@ -28,6 +30,7 @@ public final class Fork {
             case C -> ScenarioC.run(kind, scale);
             case D -> ScenarioD.run(kind, scale);
             case E -> ScenarioE.run(kind, scale, Integer.parseInt(args[3]));
+            case F -> ScenarioF.run(scale);
         }
         System.exit(0); // some strategies leave non-daemon threads behind (the common pool's work, SDK pools)
     }

@@ -83,12 +83,14 @@ final class Report {
     private final Map<String, String> calibration;
     private final List<Scenario> scenarios;
     private final List<Row> rows = new ArrayList<>();
+    private final AdaptiveReport adaptive;
 
     Report(Context context, Map<String, String> calibration, List<Scenario> scenarios,
             List<Map<String, String>> results) {
         this.context = context;
         this.calibration = calibration;
         this.scenarios = scenarios;
+        this.adaptive = new AdaptiveReport(context.scale(), results);
         for (Scenario scenario : scenarios) {
             for (StrategyKind kind : StrategyKind.values()) {
                 List<Map<String, String>> mine = results.stream()
@@ -173,7 +175,11 @@ final class Report {
         for (Scenario scenario : scenarios) {
             text.append("### ").append(scenario.name()).append(": ").append(scenario.title).append("\n\n");
             text.append(idealText(scenario)).append("\n\n");
-            text.append(scenario == Scenario.E ? isolationTable() : makespanTable(scenario)).append('\n');
+            text.append(switch (scenario) {
+                case E -> isolationTable();
+                case F -> adaptive.table();
+                default -> makespanTable(scenario);
+            }).append('\n');
         }
         return text.toString();
     }
@@ -188,6 +194,7 @@ final class Report {
                         latencySeconds(scenario) * 1e3, scenarioIdeal(scenario), inFlight, inFlight, inFlight,
                         plainSeconds(scenario), plainSeconds(scenario) / scenarioIdeal(scenario), server(), inFlight);
             }
+            case F -> adaptive.ideal();
             case D, E -> f("Ideal: ceil(N / in flight) x %.0f ms (the fake's latency) = **%.2f s** at %s in flight.",
                     latencySeconds(scenario) * 1e3, scenarioIdeal(scenario),
                     scenario == Scenario.E ? Scenario.E_PER_BATCH : "the most");
@@ -287,6 +294,13 @@ final class Report {
     private List<Verdict> verdicts() {
         List<Verdict> verdicts = new ArrayList<>();
         for (Scenario scenario : scenarios) {
+            if (scenario == Scenario.F) {
+                for (String[] v : adaptive.verdicts()) {
+                    verdicts.add(Verdict.of(v[0], StrategyKind.LIBRARY_PLATFORM.label, v[1], Boolean.valueOf(v[2]))
+                            .ifMissed("", "see the F table"));
+                }
+                continue;
+            }
             Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
             for (StrategyKind kind : StrategyKind.values()) {
                 Row row = row(scenario, kind);
@@ -301,6 +315,7 @@ final class Report {
                     case A, B, D -> latencyVerdicts(row, tm, verdicts);
                     case C -> bandwidthVerdicts(row, tm, verdicts);
                     case E -> isolationVerdicts(row, verdicts);
+                    case F -> throw new AssertionError("F has verdicts of its own");
                 }
             }
         }
@@ -427,7 +442,9 @@ final class Report {
         Files.createDirectories(charts);
         List<String> images = new ArrayList<>();
         for (Scenario scenario : scenarios) {
-            images.add(chart(scenario, charts));
+            if (scenario != Scenario.F) { // a table of its own, no chart
+                images.add(chart(scenario, charts));
+            }
         }
         String template = new String(Report.class.getResourceAsStream("report-template.md").readAllBytes(),
                 java.nio.charset.StandardCharsets.UTF_8);
@@ -478,6 +495,10 @@ final class Report {
         StringBuilder table = new StringBuilder("| scenario | strategies | `UploaderConfig` | `S3UploadOptions` "
                 + "| HTTP pool |\n|---|---|---|---|---|\n");
         for (Scenario scenario : scenarios) {
+            if (scenario == Scenario.F) {
+                table.append("| F | 4 | settings of their own, in the F section | maxConcurrency 64 | 64 |\n");
+                continue;
+            }
             for (StrategyKind kind : List.of(StrategyKind.LIBRARY_PLATFORM, StrategyKind.LIBRARY_NON_BLOCKING)) {
                 Setup setup = scenario.setup(kind, context.scale(), "-");
                 if (kind == StrategyKind.LIBRARY_NON_BLOCKING

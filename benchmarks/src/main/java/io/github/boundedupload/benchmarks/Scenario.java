@@ -14,7 +14,8 @@ enum Scenario {
     B("1,344 files of 256 KiB, 50 ms latency per request (source 001, scaled to LocalStack's memory)"),
     C("4 files of 180 MB on disk, no added latency (source 001's large files)"),
     D("500 uploads of 2 s each, in process (source 004: permits vs threads)"),
-    E("isolation: a 14,000-upload batch next to the rest of the application (source 004)");
+    E("isolation: a 14,000-upload batch next to the rest of the application (source 004)"),
+    F("adaptive concurrency: 400 uploads of 64 KiB to a server that degrades past 8 requests in flight");
 
     static final int A_FILES = 10;
     static final int A_SIZE = 200 * 1024;
@@ -48,18 +49,28 @@ enum Scenario {
             case C -> C_FILES;
             case D -> scale.dUploads();
             case E -> scale.eUploads();
+            case F -> ScenarioF.uploads(scale);
         };
     }
 
-    /** Whether the strategy is measured at all; D's naive strategies take N x latency by construction. */
+    /**
+     * Whether the strategy is measured at all: D's naive strategies take N x latency by construction, and the CRT
+     * client's native HTTP stack cannot be pointed at the in-process fakes of D and E.
+     */
     boolean measures(StrategyKind kind) {
+        if (this == F) {
+            return kind == StrategyKind.LIBRARY_PLATFORM; // its settings, compared with each other (ScenarioF)
+        }
+        if (kind == StrategyKind.TRANSFER_MANAGER_CRT) {
+            return this != D && this != E;
+        }
         return this != D || kind != StrategyKind.SEQUENTIAL && kind != StrategyKind.PARALLEL_STREAM;
     }
 
     /** Whether a strategy's uploads wait without holding a platform thread (scenario D gives those more). */
     static boolean permitBound(StrategyKind kind) {
         return kind == StrategyKind.LIBRARY_VIRTUAL || kind == StrategyKind.LIBRARY_NON_BLOCKING
-                || kind == StrategyKind.TRANSFER_MANAGER;
+                || kind.transferManager();
     }
 
     /** How a strategy is set up in this scenario. */
@@ -74,6 +85,7 @@ enum Scenario {
                 yield setup(bucket, concurrency, concurrency, concurrency, scale.dUploads());
             }
             case E -> setup(bucket, E_CONCURRENCY, E_CONCURRENCY, E_PER_BATCH, scale.eUploads());
+            case F -> setup(bucket, ScenarioF.MAX, ScenarioF.MAX, ScenarioF.MAX, ScenarioF.uploads(scale));
         };
     }
 
@@ -103,7 +115,7 @@ enum Scenario {
             case COMPLETABLE_FUTURE -> CompletableFutureUploads.inFlight(n);
             case LIBRARY_PLATFORM, LIBRARY_VIRTUAL, LIBRARY_NON_BLOCKING ->
                     setup.uploader().maxConcurrentUploadsPerBatch();
-            case TRANSFER_MANAGER -> setup.connections();
+            case TRANSFER_MANAGER, TRANSFER_MANAGER_CRT -> setup.connections();
         };
         return Math.min(n, inFlight);
     }
@@ -116,6 +128,7 @@ enum Scenario {
             case C -> Duration.ZERO;
             case D -> scale.dLatency();
             case E -> E_LATENCY;
+            case F -> ScenarioF.LATENCY;
         };
     }
 }

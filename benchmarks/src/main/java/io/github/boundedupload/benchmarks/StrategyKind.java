@@ -2,7 +2,7 @@ package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.ExecutorType;
 
-/** The seven strategies, in the order the report lists them. */
+/** The eight strategies, in the order the report lists them. */
 enum StrategyKind {
     SEQUENTIAL("1 sequential loop", "loop", false),
     PARALLEL_STREAM("2 parallelStream()", "parallelStream", false),
@@ -10,11 +10,17 @@ enum StrategyKind {
     LIBRARY_PLATFORM("4 library, platform threads", "lib platform", true),
     LIBRARY_VIRTUAL("5 library, virtual threads", "lib virtual", true),
     LIBRARY_NON_BLOCKING("6 library, non-blocking", "lib non-blocking", true),
-    TRANSFER_MANAGER("7 Transfer Manager", "Transfer Manager", false);
+    TRANSFER_MANAGER("7 Transfer Manager", "Transfer Manager", false),
+    TRANSFER_MANAGER_CRT("8 Transfer Manager, CRT client", "TM (CRT)", false);
 
     final String label;
     final String shortLabel;
     final boolean library;
+
+    /** Whether this is one of the AWS SDK's Transfer Managers, the anchors a user would pick for throughput. */
+    boolean transferManager() {
+        return this == TRANSFER_MANAGER || this == TRANSFER_MANAGER_CRT;
+    }
 
     StrategyKind(String label, String shortLabel, boolean library) {
         this.label = label;
@@ -31,7 +37,8 @@ enum StrategyKind {
             case LIBRARY_PLATFORM -> new LibraryBlocking(backend, setup, ExecutorType.PLATFORM);
             case LIBRARY_VIRTUAL -> new LibraryBlocking(backend, setup, ExecutorType.VIRTUAL);
             case LIBRARY_NON_BLOCKING -> new LibraryNonBlocking(backend, setup);
-            case TRANSFER_MANAGER -> new TransferManagerUploads(backend, setup);
+            case TRANSFER_MANAGER -> new TransferManagerUploads(backend.asyncClient(setup.connections(), true), setup);
+            case TRANSFER_MANAGER_CRT -> new TransferManagerUploads(backend.crtClient(setup.connections()), setup);
         };
     }
 }

@@ -6,9 +6,10 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.transfer.s3.S3TransferManager;
 
 /**
- * Strategy 7: the AWS SDK's S3 Transfer Manager, one {@code upload} (bytes) or {@code uploadFile} (files) per item,
- * all started at once, on the Java-based non-blocking client with the SDK's multipart support on. Its concurrency is
- * the client's connection pool, the same size as every other strategy's.
+ * Strategies 7 and 8: the AWS SDK's S3 Transfer Manager, one {@code upload} (bytes) or {@code uploadFile} (files) per
+ * item, all started at once, on the Java-based non-blocking client with the SDK's multipart support on (7) or on the
+ * CRT-based client (8: native HTTP stack, a large file's parts in parallel). Its concurrency is the client's
+ * connection pool ({@code maxConcurrency} for the CRT client), the same size as every other strategy's.
  */
 final class TransferManagerUploads implements Strategy {
 
@@ -16,8 +17,8 @@ final class TransferManagerUploads implements Strategy {
     private final S3TransferManager transferManager;
     private final String bucket;
 
-    TransferManagerUploads(Backend backend, Setup setup) {
-        this.client = backend.asyncClient(setup.connections(), true);
+    TransferManagerUploads(S3AsyncClient client, Setup setup) {
+        this.client = client;
         this.transferManager = S3TransferManager.builder().s3Client(client).build();
         this.bucket = setup.bucket();
     }

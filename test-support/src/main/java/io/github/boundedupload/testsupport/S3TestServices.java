@@ -23,6 +23,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
@@ -182,6 +183,19 @@ public final class S3TestServices {
      */
     public S3AsyncClientBuilder s3AsyncClientBuilder(URI endpoint) {
         return S3AsyncClient.builder().region(REGION).credentialsProvider(CREDENTIALS).endpointOverride(endpoint)
+                .forcePathStyle(true);
+    }
+
+    /**
+     * A builder for the CRT-based non-blocking client (native HTTP stack, parts in parallel) of an endpoint, with
+     * region, credentials and path-style access set. Building it needs {@code software.amazon.awssdk.crt:aws-crt} on
+     * the class path.
+     *
+     * @param endpoint the endpoint
+     * @return a new builder
+     */
+    public S3CrtAsyncClientBuilder s3CrtClientBuilder(URI endpoint) {
+        return S3AsyncClient.crtBuilder().region(REGION).credentialsProvider(CREDENTIALS).endpointOverride(endpoint)
                 .forcePathStyle(true);
     }
 

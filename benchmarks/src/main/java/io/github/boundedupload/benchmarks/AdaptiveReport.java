@@ -1,0 +1,118 @@
+package io.github.boundedupload.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Scenario F's part of the report: one row per setting of the uploads-in-flight limit ({@link ScenarioF}), the
+ * makespans of its interleaved rounds against the best fixed setting's, and the two targets: adaptive within 10% of
+ * the best hand-tuned fixed limit, and ahead of the default 64 where the knee is 8.
+ */
+final class AdaptiveReport {
+
+    private final Scale scale;
+    private final List<Map<String, String>> results;
+
+    AdaptiveReport(Scale scale, List<Map<String, String>> results) {
+        this.scale = scale;
+        this.results = results.stream().filter(r -> "F".equals(r.get("scenario")) && r.containsKey("setting"))
+                .toList();
+    }
+
+    private List<Map<String, String>> of(ScenarioF.Setting setting) {
+        return results.stream().filter(r -> r.get("setting").equals(setting.label())).toList();
+    }
+
+    private double[] values(ScenarioF.Setting setting, String key) {
+        return of(setting).stream().mapToDouble(r -> Double.parseDouble(r.get(key))).toArray();
+    }
+
+    private double median(ScenarioF.Setting setting, String key) {
+        return Stats.median(values(setting, key));
+    }
+
+    /** The fixed setting with the lowest median makespan. */
+    private ScenarioF.Setting bestFixed() {
+        return ScenarioF.SETTINGS.stream().filter(s -> !s.adaptive() && !of(s).isEmpty())
+                .min((a, b) -> Double.compare(median(a, "makespanMs"), median(b, "makespanMs"))).orElseThrow();
+    }
+
+
+    private static ScenarioF.Setting defaultFixed() {
+        return ScenarioF.SETTINGS.stream().filter(s -> s.fixed() == ScenarioF.MAX).findFirst().orElseThrow();
+    }
+
+    String ideal() {
+        return f("The proxy answers each request after %d ms up to %d in flight, more slowly past that (%d ms more per "
+                + "4 requests over %d), and `503 SlowDown` past %d. Ideal: ceil(N / %d) x %d ms = **%.2f s** (plus "
+                + "the server's own time). Every setting runs once per round, %d rounds, the order turning each round.",
+                ScenarioF.LATENCY.toMillis(), ScenarioF.KNEE, ScenarioF.LATENCY.toMillis(), ScenarioF.KNEE,
+                4 * ScenarioF.KNEE, ScenarioF.KNEE, ScenarioF.LATENCY.toMillis(), idealSeconds(),
+                ScenarioF.rounds(scale));
+    }
+
+    private double idealSeconds() {
+        return Math.ceil(ScenarioF.uploads(scale) / (double) ScenarioF.KNEE) * ScenarioF.LATENCY.toMillis() / 1e3;
+    }
+
+    String table() {
+        if (results.isEmpty()) {
+            return "No results: the scenario failed (see the harness output).\n";
+        }
+        ScenarioF.Setting best = bestFixed();
+        double bestMedian = median(best, "makespanMs");
+        StringBuilder table = new StringBuilder("| limit | makespan s, median (min-max) | x best fixed | x ideal | "
+                + "uploads failed | 503 SlowDown answers | most in flight at the server | limit after the batch |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (ScenarioF.Setting setting : ScenarioF.SETTINGS) {
+            if (of(setting).isEmpty()) {
+                table.append("| ").append(setting.label()).append(" | not measured | | | | | | |\n");
+                continue;
+            }
+            double[] makespans = values(setting, "makespanMs");
+            double median = Stats.median(makespans) / 1e3;
+            double[] limits = values(setting, "limitAfter");
+            table.append(f("| %s | %.2f (%.2f-%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %s |%n", setting.label(), median,
+                    Arrays.stream(makespans).min().orElse(0) / 1e3, Arrays.stream(makespans).max().orElse(0) / 1e3,
+                    median * 1e3 / bestMedian, median / idealSeconds(), Arrays.stream(values(setting, "failedUploads"))
+                            .sum(), Arrays.stream(values(setting, "slowDowns")).sum(),
+                    Arrays.stream(values(setting, "mostInFlight")).max().orElse(0),
+                    setting.adaptive() ? f("%.0f-%.0f", Arrays.stream(limits).min().orElse(0),
+                            Arrays.stream(limits).max().orElse(0)) : String.valueOf(setting.fixed())));
+        }
+        return table.toString();
+    }
+
+    /** Rows for the report's targets table: target, measured, met. */
+    List<String[]> verdicts() {
+        List<String[]> verdicts = new ArrayList<>();
+        if (results.isEmpty()) {
+            return verdicts;
+        }
+        ScenarioF.Setting best = bestFixed();
+        double bestMedian = median(best, "makespanMs");
+        double bad = median(defaultFixed(), "makespanMs");
+        for (ScenarioF.Setting setting : ScenarioF.SETTINGS) {
+            if (!setting.adaptive() || of(setting).isEmpty()) {
+                continue;
+            }
+            double adaptive = median(setting, "makespanMs");
+            double failed = Arrays.stream(values(setting, "failedUploads")).sum();
+            verdicts.add(new String[] {"F: " + setting.label() + " within 10% of the best fixed limit",
+                f("%.2f s vs %.2f s (%s), %.2fx; %.0f uploads failed", adaptive / 1e3, bestMedian / 1e3,
+                        best.label(), adaptive / bestMedian, failed),
+                String.valueOf(adaptive <= 1.10 * bestMedian && failed == 0)});
+            verdicts.add(new String[] {"F: " + setting.label() + " clearly ahead of the default 64 where the knee is 8",
+                f("%.2f s vs %.2f s, %.2fx", adaptive / 1e3, bad / 1e3, adaptive / bad),
+                String.valueOf(adaptive < 0.9 * bad)});
+        }
+        return verdicts;
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}
