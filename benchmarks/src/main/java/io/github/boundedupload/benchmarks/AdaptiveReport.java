@@ -86,7 +86,7 @@ final class AdaptiveReport {
         return table.toString();
     }
 
-    /** Rows for the report's targets table: target, measured, met. */
+    /** Rows for the report's targets table: target, measured, met, missed by, why. */
     List<String[]> verdicts() {
         List<String[]> verdicts = new ArrayList<>();
         if (results.isEmpty()) {
@@ -101,13 +101,22 @@ final class AdaptiveReport {
             }
             double adaptive = median(setting, "makespanMs");
             double failed = Arrays.stream(values(setting, "failedUploads")).sum();
+            double settled = median(setting, "limitAfter");
+            String why = setting.initial() > ScenarioF.KNEE
+                    ? f("it started past the knee: Vegas takes the slowest answers it saw first for the unloaded "
+                            + "latency, so it sees no queue and stays near %.0f (see the F table)", settled)
+                    : f("Vegas settled at %.0f, not %d: at that limit the queue it estimates (limit x (1 - unloaded "
+                            + "/ current latency)) is inside its dead band of 3 to 6 requests, and past the knee "
+                            + "this server makes every extra request cost more than it brings", settled,
+                            ScenarioF.KNEE);
             verdicts.add(new String[] {"F: " + setting.label() + " within 10% of the best fixed limit",
                 f("%.2f s vs %.2f s (%s), %.2fx; %.0f uploads failed", adaptive / 1e3, bestMedian / 1e3,
                         best.label(), adaptive / bestMedian, failed),
-                String.valueOf(adaptive <= 1.10 * bestMedian && failed == 0)});
+                String.valueOf(adaptive <= 1.10 * bestMedian && failed == 0),
+                f("%.2fx (%.0f ms)", adaptive / bestMedian - 1.10, adaptive - 1.10 * bestMedian), why});
             verdicts.add(new String[] {"F: " + setting.label() + " clearly ahead of the default 64 where the knee is 8",
                 f("%.2f s vs %.2f s, %.2fx", adaptive / 1e3, bad / 1e3, adaptive / bad),
-                String.valueOf(adaptive < 0.9 * bad)});
+                String.valueOf(adaptive < 0.9 * bad), "", ""});
         }
         return verdicts;
     }

@@ -19,6 +19,10 @@ import java.util.function.Predicate;
 /**
  * Turns the result lines into {@code benchmarks.md}: per scenario the medians and spreads, the ideal and the ratio to
  * it, heap and threads; the targets, met or missed by how much; and the charts.
+ *
+ * <p>(Longer than the project's usual on purpose: every sentence of the report that carries a figure is here, next
+ * to the figure it states, so that the text and the numbers change together. Scenario F's part is
+ * {@link AdaptiveReport}.)
  */
 final class Report {
 
@@ -297,7 +301,7 @@ final class Report {
             if (scenario == Scenario.F) {
                 for (String[] v : adaptive.verdicts()) {
                     verdicts.add(Verdict.of(v[0], StrategyKind.LIBRARY_PLATFORM.label, v[1], Boolean.valueOf(v[2]))
-                            .ifMissed("", "see the F table"));
+                            .ifMissed(v[3], v[4]));
                 }
                 continue;
             }
