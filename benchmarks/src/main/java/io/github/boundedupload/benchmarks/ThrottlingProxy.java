@@ -84,7 +84,7 @@ final class ThrottlingProxy implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         int n = inFlight.incrementAndGet();
         mostInFlight.accumulateAndGet(n, Math::max);
-        try (exchange) {
+        try {
             byte[] body = exchange.getRequestBody().readAllBytes();
             if (n > 4 * knee) {
                 slowDowns.incrementAndGet();
@@ -109,6 +109,7 @@ final class ThrottlingProxy implements AutoCloseable {
             exchange.sendResponseHeaders(500, -1);
         } finally {
             inFlight.decrementAndGet();
+            exchange.close();
         }
     }
 
