@@ -22,24 +22,22 @@ final class AdaptiveReport {
                 .toList();
     }
 
-    private List<Map<String, String>> of(ScenarioF.Setting setting) {
-        return results.stream().filter(r -> r.get("setting").equals(setting.label())).toList();
+    /** One setting's runs, as the report's other scenarios keep a strategy's. */
+    private Report.Row row(ScenarioF.Setting setting) {
+        return new Report.Row(Scenario.F, StrategyKind.LIBRARY_PLATFORM,
+                results.stream().filter(r -> r.get("setting").equals(setting.label())).toList(), null);
     }
 
-    private double[] values(ScenarioF.Setting setting, String key) {
-        return of(setting).stream().mapToDouble(r -> Double.parseDouble(r.get(key))).toArray();
-    }
-
-    private double median(ScenarioF.Setting setting, String key) {
-        return Stats.median(values(setting, key));
+    private double total(Report.Row row, String key) {
+        return Arrays.stream(row.values(key)).sum();
     }
 
     /** The fixed setting with the lowest median makespan. */
     private ScenarioF.Setting bestFixed() {
-        return ScenarioF.SETTINGS.stream().filter(s -> !s.adaptive() && !of(s).isEmpty())
-                .min((a, b) -> Double.compare(median(a, "makespanMs"), median(b, "makespanMs"))).orElseThrow();
+        return ScenarioF.SETTINGS.stream().filter(s -> !s.adaptive() && row(s).measured())
+                .min((a, b) -> Double.compare(row(a).median("makespanMs"), row(b).median("makespanMs")))
+                .orElseThrow();
     }
-
 
     private static ScenarioF.Setting defaultFixed() {
         return ScenarioF.SETTINGS.stream().filter(s -> s.fixed() == ScenarioF.MAX).findFirst().orElseThrow();
@@ -62,46 +60,45 @@ final class AdaptiveReport {
         if (results.isEmpty()) {
             return "No results: the scenario failed (see the harness output).\n";
         }
-        ScenarioF.Setting best = bestFixed();
-        double bestMedian = median(best, "makespanMs");
+        double bestMedian = row(bestFixed()).median("makespanMs");
         StringBuilder table = new StringBuilder("| limit | makespan s, median (min-max) | x best fixed | x ideal | "
                 + "uploads failed | 503 SlowDown answers | most in flight at the server | limit after the batch |\n"
                 + "|---|---|---|---|---|---|---|---|\n");
         for (ScenarioF.Setting setting : ScenarioF.SETTINGS) {
-            if (of(setting).isEmpty()) {
+            Report.Row row = row(setting);
+            if (!row.measured()) {
                 table.append("| ").append(setting.label()).append(" | not measured | | | | | | |\n");
                 continue;
             }
-            double[] makespans = values(setting, "makespanMs");
-            double median = Stats.median(makespans) / 1e3;
-            double[] limits = values(setting, "limitAfter");
-            table.append(f("| %s | %.2f (%.2f-%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %s |%n", setting.label(), median,
-                    Arrays.stream(makespans).min().orElse(0) / 1e3, Arrays.stream(makespans).max().orElse(0) / 1e3,
-                    median * 1e3 / bestMedian, median / idealSeconds(), Arrays.stream(values(setting, "failedUploads"))
-                            .sum(), Arrays.stream(values(setting, "slowDowns")).sum(),
-                    Arrays.stream(values(setting, "mostInFlight")).max().orElse(0),
-                    setting.adaptive() ? f("%.0f-%.0f", Arrays.stream(limits).min().orElse(0),
-                            Arrays.stream(limits).max().orElse(0)) : String.valueOf(setting.fixed())));
+            double median = row.median("makespanMs") / 1e3;
+            table.append(f("| %s | %.2f (%.2f-%.2f) | %.2f | %.2f | %.0f | %.0f | %.0f | %s |%n", setting.label(),
+                    median, row.min("makespanMs") / 1e3, row.max("makespanMs") / 1e3, median * 1e3 / bestMedian,
+                    median / idealSeconds(), total(row, "failedUploads"), total(row, "slowDowns"),
+                    row.max("mostInFlight"), setting.adaptive()
+                            ? f("%.0f-%.0f", row.min("limitAfter"), row.max("limitAfter"))
+                            : String.valueOf(setting.fixed())));
         }
         return table.toString();
     }
 
-    /** Rows for the report's targets table: target, measured, met, missed by, why. */
-    List<String[]> verdicts() {
-        List<String[]> verdicts = new ArrayList<>();
+    /** Scenario F's rows of the report's targets table. */
+    List<Report.Verdict> verdicts() {
+        List<Report.Verdict> verdicts = new ArrayList<>();
         if (results.isEmpty()) {
             return verdicts;
         }
         ScenarioF.Setting best = bestFixed();
-        double bestMedian = median(best, "makespanMs");
-        double bad = median(defaultFixed(), "makespanMs");
+        double bestMedian = row(best).median("makespanMs");
+        double bad = row(defaultFixed()).median("makespanMs");
+        String strategy = StrategyKind.LIBRARY_PLATFORM.label;
         for (ScenarioF.Setting setting : ScenarioF.SETTINGS) {
-            if (!setting.adaptive() || of(setting).isEmpty()) {
+            Report.Row row = row(setting);
+            if (!setting.adaptive() || !row.measured()) {
                 continue;
             }
-            double adaptive = median(setting, "makespanMs");
-            double failed = Arrays.stream(values(setting, "failedUploads")).sum();
-            double settled = median(setting, "limitAfter");
+            double adaptive = row.median("makespanMs");
+            double failed = total(row, "failedUploads");
+            double settled = row.median("limitAfter");
             String why = setting.initial() > ScenarioF.KNEE
                     ? f("it started past the knee: Vegas takes the slowest answers it saw first for the unloaded "
                             + "latency, so it sees no queue and stays near %.0f (see the F table)", settled)
@@ -109,14 +106,14 @@ final class AdaptiveReport {
                             + "/ current latency)) is inside its dead band of 3 to 6 requests, and past the knee "
                             + "this server makes every extra request cost more than it brings", settled,
                             ScenarioF.KNEE);
-            verdicts.add(new String[] {"F: " + setting.label() + " within 10% of the best fixed limit",
-                f("%.2f s vs %.2f s (%s), %.2fx; %.0f uploads failed", adaptive / 1e3, bestMedian / 1e3,
-                        best.label(), adaptive / bestMedian, failed),
-                String.valueOf(adaptive <= 1.10 * bestMedian && failed == 0),
-                f("%.2fx (%.0f ms)", adaptive / bestMedian - 1.10, adaptive - 1.10 * bestMedian), why});
-            verdicts.add(new String[] {"F: " + setting.label() + " clearly ahead of the default 64 where the knee is 8",
-                f("%.2f s vs %.2f s, %.2fx", adaptive / 1e3, bad / 1e3, adaptive / bad),
-                String.valueOf(adaptive < 0.9 * bad), "", ""});
+            verdicts.add(Report.Verdict.of("F: " + setting.label() + " within 10% of the best fixed limit", strategy,
+                    f("%.2f s vs %.2f s (%s), %.2fx; %.0f uploads failed", adaptive / 1e3, bestMedian / 1e3,
+                            best.label(), adaptive / bestMedian, failed),
+                    adaptive <= 1.10 * bestMedian && failed == 0)
+                    .ifMissed(f("%.2fx (%.0f ms)", adaptive / bestMedian - 1.10, adaptive - 1.10 * bestMedian), why));
+            verdicts.add(Report.Verdict.of("F: " + setting.label() + " clearly ahead of the default 64 where the knee "
+                    + "is 8", strategy, f("%.2f s vs %.2f s, %.2fx", adaptive / 1e3, bad / 1e3, adaptive / bad),
+                    adaptive < 0.9 * bad));
         }
         return verdicts;
     }

@@ -49,7 +49,7 @@ final class Report {
     }
 
     /** The runs of one strategy in one scenario. */
-    private record Row(Scenario scenario, StrategyKind kind, List<Map<String, String>> runs, String failure) {
+    record Row(Scenario scenario, StrategyKind kind, List<Map<String, String>> runs, String failure) {
 
         boolean measured() {
             return !runs.isEmpty();
@@ -283,7 +283,7 @@ final class Report {
      * One target, for one of this library's strategies: what was measured, whether it is met, and where it is missed,
      * by how much and why.
      */
-    private record Verdict(String target, String strategy, String measured, Boolean met, String missedBy, String why) {
+    record Verdict(String target, String strategy, String measured, Boolean met, String missedBy, String why) {
 
         static Verdict of(String target, String strategy, String measured, Boolean met) {
             return new Verdict(target, strategy, measured, met, "", "");
@@ -299,10 +299,7 @@ final class Report {
         List<Verdict> verdicts = new ArrayList<>();
         for (Scenario scenario : scenarios) {
             if (scenario == Scenario.F) {
-                for (String[] v : adaptive.verdicts()) {
-                    verdicts.add(Verdict.of(v[0], StrategyKind.LIBRARY_PLATFORM.label, v[1], Boolean.valueOf(v[2]))
-                            .ifMissed(v[3], v[4]));
-                }
+                verdicts.addAll(adaptive.verdicts());
                 continue;
             }
             Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
