@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Runs the benchmarks (module benchmarks) and writes docs/benchmarks.md and docs/benchmarks/*.png.
+# Runs the benchmarks (module benchmarks) on LocalStack and on versitygw and writes one report of both:
+# docs/benchmarks.md and docs/benchmarks/*.png.
 #
-#   scripts/benchmark.sh            the full run: the source cases' sizes, 3 measured runs each (about 30 minutes on 2 cores)
-#   scripts/benchmark.sh --quick    small batches, 1 run each, written to benchmarks/target/quick-<server>/ (a few minutes)
+#   scripts/benchmark.sh            the full run: the source cases' sizes, 3 rounds of 3 measured runs, on both
+#                                   servers (about an hour on 2 cores)
+#   scripts/benchmark.sh --quick    small batches, 2 rounds of 1 run, report in benchmarks/target/report/ (a few minutes)
 #   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios
-#   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    against versitygw (report in docs/benchmarks-versitygw/)
+#   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    one server only (default: localstack,versitygw; in a
+#                                   run on both, D and E, in process, run with LocalStack, and F with versitygw)
 #
-# Builds the module, starts LocalStack and Toxiproxy with scripts/test-services.sh (reusing them when they already
+# Builds the module, starts the S3 servers and Toxiproxy with scripts/test-services.sh (reusing them when they already
 # run; installing them into ~/.cache/bounded-upload on first use) and runs the harness on JDK 21+ (virtual threads):
 # BENCHMARK_JAVA_HOME, else Temurin 25 where this project's machines have it, else JAVA_HOME.
 # Every measurement has a bucket of its own, deleted afterwards; services this script started are stopped at the end.
+# Each server's result lines are kept in benchmarks/target/<full|quick>-<server>-results.txt; the report can be written
+# again from them without measuring: BenchmarkMain --report-from=FILE,FILE --out=DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,15 +35,24 @@ else
   scripts/test-services.sh start
   trap 'scripts/test-services.sh stop' EXIT
 fi
-# The S3 server: LocalStack (default), or versitygw with BOUNDED_UPLOAD_S3_SERVER=versitygw (its report goes to
-# docs/benchmarks-versitygw/).
-case "${BOUNDED_UPLOAD_S3_SERVER:-localstack}" in
-  localstack) export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
-  versitygw) export BOUNDED_UPLOAD_S3_ENDPOINT=http://127.0.0.1:${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070} ;;
-  *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must be localstack or versitygw" >&2; exit 1 ;;
-esac
+scale=full
+for arg in "$@"; do [ "$arg" = --quick ] && scale=quick; done
+out=docs
+[ "$scale" = quick ] && out=benchmarks/target/report
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
-
-"$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data \
-  -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-  io.github.boundedupload.benchmarks.BenchmarkMain "$@"
+kept=()
+for server in $(echo "${BOUNDED_UPLOAD_S3_SERVER:-localstack,versitygw}" | tr ',' ' '); do
+  case "$server" in
+    localstack) endpoint=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
+    versitygw) endpoint=http://127.0.0.1:${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070} ;;
+    *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must list localstack and/or versitygw" >&2; exit 1 ;;
+  esac
+  BOUNDED_UPLOAD_S3_SERVER=$server BOUNDED_UPLOAD_S3_ENDPOINT=$endpoint \
+    "$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data \
+    -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+    io.github.boundedupload.benchmarks.BenchmarkMain "$@"
+  kept+=("benchmarks/target/$scale-$server-results.txt")
+done
+# One report of every server's run.
+"$JAVA" -Xmx256m -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
+  io.github.boundedupload.benchmarks.BenchmarkMain "--report-from=$(IFS=,; echo "${kept[*]}")" "--out=$out"

@@ -21,16 +21,17 @@ import java.util.concurrent.TimeUnit;
  * with the same options ({@link Fork}); prints the tables and writes the report and its charts.
  *
  * <pre>
- * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E] [--out=DIR] [--report-from=FILE]
+ * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E,F] [--out=DIR] [--report-from=FILE[,FILE]]
  * </pre>
  *
- * The full run writes {@code docs/benchmarks.md} and {@code docs/benchmarks/*.png}; a quick run writes under
- * {@code benchmarks/target/quick-<server>/}. Every result line is also kept, as it comes, in
- * {@code benchmarks/target/<full|quick>-<server>-results.txt}; {@code --report-from=FILE} writes the report again from such a
- * file without measuring anything (after a change to the report, or a run that did not get to the end). The S3 server
- * ({@code BOUNDED_UPLOAD_S3_SERVER}: LocalStack by default, or versitygw) and Toxiproxy must be running
- * ({@code scripts/benchmark.sh} starts them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT} and
- * {@code BOUNDED_UPLOAD_TOXIPROXY_URL}. A run on versitygw writes under {@code docs/benchmarks-versitygw/}.
+ * One run measures one S3 server ({@code BOUNDED_UPLOAD_S3_SERVER}: LocalStack by default, or versitygw), which, with
+ * Toxiproxy, must be running ({@code scripts/benchmark.sh} starts them) and given by {@code BOUNDED_UPLOAD_S3_ENDPOINT}
+ * and {@code BOUNDED_UPLOAD_TOXIPROXY_URL}; without {@code --scenarios}, the scenarios of
+ * {@link Scenario#defaults(S3Server)}. It writes its report under {@code benchmarks/target/<full|quick>-<server>/}
+ * (or {@code --out}). Every result line is also kept, as it comes, in
+ * {@code benchmarks/target/<full|quick>-<server>-results.txt}; {@code --report-from=FILE,FILE} writes one report from
+ * such files (one per server) without measuring anything: that is how {@code scripts/benchmark.sh} puts the runs on
+ * LocalStack and on versitygw into {@code docs/benchmarks.md}, and how a report is written again after a change to it.
  */
 public final class BenchmarkMain {
 
@@ -50,9 +51,9 @@ public final class BenchmarkMain {
      */
     public static void main(String[] args) throws Exception {
         Scale scale = Scale.FULL;
-        List<Scenario> scenarios = Arrays.asList(Scenario.values());
+        List<Scenario> scenarios = null;
         Path out = null;
-        Path reportFrom = null;
+        List<Path> reportFrom = List.of();
         for (String arg : args) {
             if (arg.equals("--quick")) {
                 scale = Scale.QUICK;
@@ -62,21 +63,27 @@ public final class BenchmarkMain {
             } else if (arg.startsWith("--out=")) {
                 out = Path.of(arg.substring("--out=".length()));
             } else if (arg.startsWith("--report-from=")) {
-                reportFrom = Path.of(arg.substring("--report-from=".length()));
+                reportFrom = Arrays.stream(arg.substring("--report-from=".length()).split(",")).map(Path::of)
+                        .toList();
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg
-                        + "; usage: [--quick] [--scenarios=A,B,C,D,E] [--out=DIR] [--report-from=FILE]");
+                        + "; usage: [--quick] [--scenarios=A,B,C,D,E,F] [--out=DIR] [--report-from=FILE[,FILE]]");
             }
         }
-        S3Server server = S3Server.selected();
-        if (out == null) {
-            // LocalStack's report is docs/benchmarks.md; another server's goes beside it, in a directory of its own.
-            Path docs = server == S3Server.LOCALSTACK ? Path.of("docs") : Path.of("docs", "benchmarks-" + server.id());
-            out = scale == Scale.FULL ? docs : Path.of("benchmarks", "target", "quick-" + server.id());
-        }
-        if (reportFrom != null) {
-            write(Kept.read(reportFrom), scenarios, out);
+        if (!reportFrom.isEmpty()) {
+            List<Kept> runs = new ArrayList<>();
+            for (Path file : reportFrom) {
+                runs.add(Kept.read(file));
+            }
+            write(runs, scenarios, out != null ? out : Path.of("benchmarks", "target", "report"));
             return;
+        }
+        S3Server server = S3Server.selected();
+        if (scenarios == null) {
+            scenarios = Scenario.defaults(server);
+        }
+        if (out == null) {
+            out = Path.of("benchmarks", "target", scale.name() + "-" + server.id());
         }
         Report.Context context = new Report.Context(scale, server, Instant.now(), load(),
                 Runtime.version().toString(), Runtime.getRuntime().availableProcessors(), String.join(" ", JVM_OPTIONS));
@@ -92,14 +99,15 @@ public final class BenchmarkMain {
         kept.add(calibration);
 
         for (Scenario scenario : scenarios) {
-            for (StrategyKind kind : StrategyKind.values()) {
-                if (!scenario.measures(kind)) {
-                    continue;
-                }
-                int jvms = scenario == Scenario.E ? scale.runs() : 1;
-                for (int run = 1; run <= jvms; run++) {
+            List<StrategyKind> kinds = Arrays.stream(StrategyKind.values()).filter(scenario::measures).toList();
+            for (int round = 1; round <= scenario.rounds(scale); round++) {
+                for (int i = 0; i < kinds.size(); i++) {
+                    StrategyKind kind = kinds.get((i + round - 1) % kinds.size()); // each round starts one later
+                    if (round > 1 && scenario.firstRoundOnly(kind)) {
+                        continue;
+                    }
                     for (Map<String, String> result : fork(List.of(scenario.name(), kind.name(), scale.name(),
-                            String.valueOf(run)))) {
+                            String.valueOf(round)))) {
                         result.putIfAbsent("scenario", scenario.name());
                         result.putIfAbsent("strategy", kind.name());
                         kept.add(result);
@@ -107,14 +115,19 @@ public final class BenchmarkMain {
                 }
             }
         }
-        write(kept.finish(load()), scenarios, out);
+        write(List.of(kept.finish(load())), scenarios, out);
     }
 
-    private static void write(Kept kept, List<Scenario> scenarios, Path out) throws IOException {
-        Report report = new Report(kept.context(), kept.calibration(), scenarios, kept.results());
+    /**
+     * Writes the report of one run, or of runs on several servers: of the scenarios given, or (null) of those each run
+     * measured.
+     */
+    private static void write(List<Kept> runs, List<Scenario> scenarios, Path out) throws IOException {
+        List<Report> reports = runs.stream().map(kept -> new Report(kept.context(), kept.calibration(),
+                scenarios != null ? scenarios : kept.scenarios(), kept.results())).toList();
         System.out.println();
-        System.out.println(report.tables());
-        report.write(out);
+        reports.forEach(report -> System.out.println(report.tables()));
+        Report.write(out, reports);
         System.out.println("wrote " + out.resolve(Report.FILE_NAME) + " and charts in " + out.resolve(Report.CHARTS));
     }
 
@@ -128,6 +141,7 @@ public final class BenchmarkMain {
         command.addAll(JVM_OPTIONS);
         if (Runtime.version().feature() >= 24) {
             command.add("--sun-misc-unsafe-memory-access=allow"); // Netty's, on Java 24+: a warning, not a result
+            command.add("--enable-native-access=ALL-UNNAMED"); // the CRT client's, likewise
         }
         command.add("-Dbench.data=" + System.getProperty("bench.data", "benchmarks/target/bench-data"));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Fork.class.getName()));

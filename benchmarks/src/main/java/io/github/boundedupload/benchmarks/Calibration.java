@@ -30,7 +30,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *   <li>one PutObject's latency through the proxy at 150 ms (200 KiB, scenario A) and at 50 ms (256 KiB, scenario
  *       B): the median of 10, one at a time, after 3 to warm up;</li>
  *   <li>single-stream throughput straight to the S3 server: one of scenario C's files in one PutObject, median of 3,
- *       and the same file in parts of 8 MiB, one after another (what multipart costs on this server);</li>
+ *       and the same file in parts of 8 MiB, one after another (what multipart costs on this server); and the same
+ *       PutObject through the proxy (what bytes cost there: the bandwidth term of A's and B's ideals);</li>
  *   <li>the plainest client at the concurrency of A and of B, through the proxy: plain threads, one PutObject each
  *       (a floor for any uploader there: what it needs above the ideal is the server's, on the same cores).</li>
  * </ul>
@@ -44,6 +45,7 @@ final class Calibration {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("scenario", "calibration");
         List<Item> bFiles = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
+        Path file = DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()).get(0);
         try (S3Target proxied = S3Target.behindLatency("calibrate", Scenario.A_LATENCY);
                 S3Client client = proxied.backend().syncClient(1)) {
             result.put("latencyAMs", medianPutMillis(client, proxied.bucketName(), Scenario.A_SIZE));
@@ -53,28 +55,34 @@ final class Calibration {
             result.put("latencyBMs", medianPutMillis(client, proxied.bucketName(), Scenario.B_SIZE));
             result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, ScenarioB.WARM_UP_UPLOADS,
                     ScenarioB.WARM_UP_TIME, scale.runs()));
+            result.put("proxyMBps", scale.cFileBytes() / 1e6 / medianSeconds(proxied, key -> client.putObject(
+                    b -> b.bucket(proxied.bucketName()).key(key), RequestBody.fromFile(file))));
         }
         try (S3Target direct = S3Target.direct("calibrate");
                 S3Client client = direct.backend().syncClient(1)) {
-            Path file = DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()).get(0);
-            double[] seconds = new double[3];
-            for (int i = 0; i < seconds.length; i++) {
-                String key = "stream-" + i;
-                long start = System.nanoTime();
-                client.putObject(b -> b.bucket(direct.bucketName()).key(key), RequestBody.fromFile(file));
-                seconds[i] = (System.nanoTime() - start) / 1e9;
-                direct.empty();
-            }
-            result.put("streamMBps", scale.cFileBytes() / 1e6 / Stats.median(seconds));
-            for (int i = 0; i < seconds.length; i++) {
-                long start = System.nanoTime();
-                multipartPut(client, direct.bucketName(), "parts-" + i, file);
-                seconds[i] = (System.nanoTime() - start) / 1e9;
-                direct.empty();
-            }
-            result.put("multipartMBps", scale.cFileBytes() / 1e6 / Stats.median(seconds));
+            result.put("streamMBps", scale.cFileBytes() / 1e6 / medianSeconds(direct, key -> client.putObject(
+                    b -> b.bucket(direct.bucketName()).key(key), RequestBody.fromFile(file))));
+            result.put("multipartMBps", scale.cFileBytes() / 1e6 / medianSeconds(direct,
+                    key -> multipartPut(client, direct.bucketName(), key, file)));
         }
         System.out.println(Line.format(result));
+    }
+
+    /** One upload of a file, under a key of its own. */
+    private interface Put {
+        void to(String key) throws IOException;
+    }
+
+    /** The median time of 3 uploads, the bucket emptied after each. */
+    private static double medianSeconds(S3Target target, Put put) throws IOException {
+        double[] seconds = new double[3];
+        for (int i = 0; i < seconds.length; i++) {
+            long start = System.nanoTime();
+            put.to("stream-" + i);
+            seconds[i] = (System.nanoTime() - start) / 1e9;
+            target.empty();
+        }
+        return Stats.median(seconds);
     }
 
     /**

@@ -12,7 +12,7 @@ public final class Fork {
     /**
      * Runs one scenario with one strategy, or the calibration.
      *
-     * @param args scenario, strategy, scale and run number (scenario E measures one run per JVM)
+     * @param args scenario, strategy, scale and round (A to D) or run (scenario E measures one run per JVM)
      * @throws Exception when the measurement fails; the harness reports it
      */
     public static void main(String[] args) throws Exception {
@@ -24,12 +24,13 @@ public final class Fork {
             return;
         }
         StrategyKind kind = StrategyKind.valueOf(args[1]);
+        int run = Integer.parseInt(args[3]);
         switch (Scenario.valueOf(args[0])) {
-            case A -> ScenarioA.run(kind, scale);
-            case B -> ScenarioB.run(kind, scale);
-            case C -> ScenarioC.run(kind, scale);
-            case D -> ScenarioD.run(kind, scale);
-            case E -> ScenarioE.run(kind, scale, Integer.parseInt(args[3]));
+            case A -> ScenarioA.run(kind, scale, run);
+            case B -> ScenarioB.run(kind, scale, run);
+            case C -> ScenarioC.run(kind, scale, run);
+            case D -> ScenarioD.run(kind, scale, run);
+            case E -> ScenarioE.run(kind, scale, run);
             case F -> ScenarioF.run(scale);
         }
         System.exit(0); // some strategies leave non-daemon threads behind (the common pool's work, SDK pools)

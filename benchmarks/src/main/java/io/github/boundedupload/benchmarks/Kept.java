@@ -109,6 +109,12 @@ final class Kept {
         return calibration;
     }
 
+    /** The scenarios this run has results of, in their order. */
+    List<Scenario> scenarios() {
+        return java.util.Arrays.stream(Scenario.values())
+                .filter(s -> results.stream().anyMatch(r -> s.name().equals(r.get("scenario")))).toList();
+    }
+
     List<Map<String, String>> results() {
         return results;
     }

@@ -23,13 +23,15 @@ import javax.management.openmbean.CompositeData;
  *   <li><b>peak heap after GC</b>: the most heap still used right after any collection during the run (from the
  *       collectors' notifications) or after a full collection at its end: what the run really held;</li>
  *   <li><b>peak live threads</b>: {@code ThreadMXBean}'s peak, reset at the start. It counts platform threads only:
- *       virtual threads are not in it.</li>
+ *       virtual threads are not in it;</li>
+ *   <li><b>CPU time</b>: the whole process's, from the operating system (native threads such as the CRT client's
+ *       included): what the client side cost on the cores it shares with the server and the proxy.</li>
  * </ul>
  */
 final class Meter {
 
     /** One run's figures. */
-    record Usage(long peakHeapUsed, long peakHeapAfterGc, int peakThreads) {
+    record Usage(long peakHeapUsed, long peakHeapAfterGc, int peakThreads, long cpuNanos) {
     }
 
     private static final long SAMPLE_MILLIS = 5;
@@ -40,7 +42,10 @@ final class Meter {
             .collect(Collectors.toSet());
     private final AtomicLong peakUsed = new AtomicLong();
     private final AtomicLong peakAfterGc = new AtomicLong();
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private volatile boolean running;
+    private long cpuAtStart;
     private Thread sampler;
 
     Meter() {
@@ -76,11 +81,13 @@ final class Meter {
             }
         }, "meter-heap-sampler");
         sampler.setDaemon(true);
+        cpuAtStart = os.getProcessCpuTime();
         sampler.start();
     }
 
     /** Ends the run and returns its figures. */
     Usage stop() {
+        long cpu = os.getProcessCpuTime() - cpuAtStart;
         int peakThreads = threads.getPeakThreadCount();
         running = false;
         try {
@@ -90,7 +97,7 @@ final class Meter {
         }
         peakUsed.accumulateAndGet(heapUsed(), Math::max);
         System.gc();
-        return new Usage(peakUsed.get(), Math.max(peakAfterGc.get(), heapUsed()), peakThreads);
+        return new Usage(peakUsed.get(), Math.max(peakAfterGc.get(), heapUsed()), peakThreads, cpu);
     }
 
     private static long heapUsed() {

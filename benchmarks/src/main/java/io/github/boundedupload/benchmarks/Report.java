@@ -132,6 +132,20 @@ final class Report {
                 : Double.parseDouble(calibration.get(key)) / 1e3;
     }
 
+    /** One PutObject of a large file through the proxy, in MB/s: what bytes cost there. */
+    private double proxyMBps() {
+        return Double.parseDouble(calibration.getOrDefault("proxyMBps", "NaN"));
+    }
+
+    /** The bytes of a latency-bound scenario's batch on a server (A, B), in MB. */
+    private double batchMB(Scenario scenario) {
+        return switch (scenario) {
+            case A -> Scenario.A_FILES * (double) Scenario.A_SIZE / 1e6;
+            case B -> n(scenario) * (double) Scenario.B_SIZE / 1e6;
+            default -> 0;
+        };
+    }
+
     private double streamMBps() {
         return Double.parseDouble(calibration.get("streamMBps"));
     }
@@ -144,12 +158,23 @@ final class Report {
         return Scenario.C_FILES * context.scale().cFileBytes() / 1e6;
     }
 
-    /** The best time with {@code inFlight} uploads at once, in seconds. */
+    /**
+     * The best time with {@code inFlight} uploads at once, in seconds: {@code max(ceil(N / in flight) x latency,
+     * bytes / throughput)}, the latency and the throughput measured in the same run through the same path (the proxy
+     * for A and B; straight to the server, no latency added, for C).
+     */
     private double ideal(Scenario scenario, int inFlight) {
+        double rounds = Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario);
         return switch (scenario) {
             case C -> cTotalMB() / streamMBps();
-            default -> Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario);
+            case A, B -> Double.isNaN(proxyMBps()) ? rounds : Math.max(rounds, batchMB(scenario) / proxyMBps());
+            default -> rounds;
         };
+    }
+
+    /** The scenario's name, with the server it measured where it measured one ("B on versitygw"). */
+    String label(Scenario scenario) {
+        return scenario.onServer() ? scenario.name() + " on " + server() : scenario.name();
     }
 
     private double ownIdeal(Row row) {
@@ -173,29 +198,36 @@ final class Report {
         return rows.stream().filter(r -> r.scenario() == scenario && r.kind() == kind).findFirst().orElseThrow();
     }
 
-    /** The result tables, as printed at the end of a run and written into the report. */
+    /** The result tables, as printed at the end of a run. */
     String tables() {
         StringBuilder text = new StringBuilder();
         for (Scenario scenario : scenarios) {
-            text.append("### ").append(scenario.name()).append(": ").append(scenario.title).append("\n\n");
-            text.append(idealText(scenario)).append("\n\n");
-            text.append(switch (scenario) {
-                case E -> isolationTable();
-                case F -> adaptive.table();
-                default -> makespanTable(scenario);
-            }).append('\n');
+            text.append(tables(scenario));
         }
         return text.toString();
+    }
+
+    /** One scenario's section of the report: its heading, ideal and table. */
+    private String tables(Scenario scenario) {
+        return "### " + label(scenario) + ": " + scenario.title + "\n\n" + idealText(scenario) + "\n\n"
+                + switch (scenario) {
+                    case E -> isolationTable();
+                    case F -> adaptive.table();
+                    default -> makespanTable(scenario);
+                } + '\n';
     }
 
     private String idealText(Scenario scenario) {
         return switch (scenario) {
             case A, B -> {
                 int inFlight = scenario == Scenario.A ? Scenario.A_FILES : Scenario.B_CONCURRENCY;
-                yield f("Ideal: ceil(N / in flight) x %.0f ms (one PutObject through the proxy, measured) = **%.2f s** "
-                        + "at %d in flight. The plainest client at %d in flight (%d plain threads, one PutObject "
-                        + "each) takes %.2f s (%.2fx): what %s, on the same cores, allows %d concurrent PUTs.",
-                        latencySeconds(scenario) * 1e3, scenarioIdeal(scenario), inFlight, inFlight, inFlight,
+                double rounds = Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario);
+                yield f("Ideal: max(ceil(N / in flight) x %.0f ms (one PutObject through the proxy, measured), %.0f MB "
+                        + "/ %.0f MB/s (one large PutObject through the proxy, measured)) = max(%.2f s, %.2f s) = "
+                        + "**%.2f s** at %d in flight. The plainest client at %d in flight (%d plain threads, one "
+                        + "PutObject each) takes %.2f s (%.2fx): what %s, on the same cores, allows %d concurrent "
+                        + "PUTs.", latencySeconds(scenario) * 1e3, batchMB(scenario), proxyMBps(), rounds,
+                        batchMB(scenario) / proxyMBps(), scenarioIdeal(scenario), inFlight, inFlight, inFlight,
                         plainSeconds(scenario), plainSeconds(scenario) / scenarioIdeal(scenario), server(), inFlight);
             }
             case F -> adaptive.ideal();
@@ -217,16 +249,16 @@ final class Report {
         table.append("| strategy | in flight | makespan s, median (min-max) | x ideal | ")
                 .append(bandwidth ? "MB/s | " : "own ideal s | x own ideal | ")
                 .append(floor ? "x plain threads | " : "")
-                .append("peak heap used / after GC, MiB | peak threads |\n");
+                .append("client CPU s, median | peak heap used / after GC, MiB | peak threads |\n");
         table.append("|---|---|---|---|---|").append(bandwidth ? "" : "---|").append(floor ? "---|" : "")
-                .append("---|---|\n");
+                .append("---|---|---|\n");
         for (Row row : rows(scenario)) {
             int inFlight = scenario.inFlight(row.kind(), context.scale());
             table.append("| ").append(row.kind().label).append(" | ").append(inFlight).append(" | ");
             if (!row.measured()) {
                 table.append(row.failure() != null ? "failed: " + row.failure()
                         : f("not run: %.0f s by construction", ownIdeal(row))).append(" | | ")
-                        .append(bandwidth ? "| " : "| | ").append(floor ? "| " : "").append("| |\n");
+                        .append(bandwidth ? "| " : "| | ").append(floor ? "| " : "").append("| | |\n");
                 continue;
             }
             double median = row.median("makespanMs") / 1e3;
@@ -238,7 +270,8 @@ final class Report {
             if (floor) {
                 table.append(f("%.2f | ", median / plainSeconds(scenario)));
             }
-            table.append(f("%.0f / %.0f | %.0f |%n", row.max("heapUsedMiB"), row.max("heapAfterGcMiB"),
+            table.append(f("%s | %.0f / %.0f | %.0f |%n", row.values("cpuMs").length == 0 ? "" : f("%.2f",
+                    row.median("cpuMs") / 1e3), row.max("heapUsedMiB"), row.max("heapAfterGcMiB"),
                     row.max("threads")));
         }
         return table.toString();
@@ -295,29 +328,29 @@ final class Report {
         }
     }
 
-    private List<Verdict> verdicts() {
+    /** The targets of one scenario, for each of this library's strategies. */
+    private List<Verdict> verdicts(Scenario scenario) {
         List<Verdict> verdicts = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
-            if (scenario == Scenario.F) {
-                verdicts.addAll(adaptive.verdicts());
+        if (scenario == Scenario.F) {
+            adaptive.verdicts().forEach(v -> verdicts.add(new Verdict(v.target().replaceFirst("^F:",
+                    label(Scenario.F) + ":"), v.strategy(), v.measured(), v.met(), v.missedBy(), v.why())));
+            return verdicts;
+        }
+        Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
+        for (StrategyKind kind : StrategyKind.values()) {
+            Row row = row(scenario, kind);
+            if (!kind.library) {
                 continue;
             }
-            Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
-            for (StrategyKind kind : StrategyKind.values()) {
-                Row row = row(scenario, kind);
-                if (!kind.library) {
-                    continue;
-                }
-                if (!row.measured()) {
-                    verdicts.add(Verdict.of(scenario.name(), kind.label, "failed: " + row.failure(), false));
-                    continue;
-                }
-                switch (scenario) {
-                    case A, B, D -> latencyVerdicts(row, tm, verdicts);
-                    case C -> bandwidthVerdicts(row, tm, verdicts);
-                    case E -> isolationVerdicts(row, verdicts);
-                    case F -> throw new AssertionError("F has verdicts of its own");
-                }
+            if (!row.measured()) {
+                verdicts.add(Verdict.of(label(scenario), kind.label, "failed: " + row.failure(), false));
+                continue;
+            }
+            switch (scenario) {
+                case A, B, D -> latencyVerdicts(row, tm, verdicts);
+                case C -> bandwidthVerdicts(row, verdicts);
+                case E -> isolationVerdicts(row, verdicts);
+                case F -> throw new AssertionError("F has verdicts of its own");
             }
         }
         return verdicts;
@@ -343,10 +376,14 @@ final class Report {
             why = f("the library's own time: %.0f ms over the ideal, %.0f ms over the Transfer Manager",
                     (median - ideal) * 1e3, (median - tmMedian) * 1e3);
         }
-        verdicts.add(Verdict.of(scenario.name() + ": within 1.15x of the ideal", kind.label,
+        verdicts.add(Verdict.of(label(scenario) + ": within 1.15x of the ideal", kind.label,
                 f("%.2f s = %.2fx the ideal at its %d in flight (%.2f s)", median, ratio,
                         scenario.inFlight(kind, context.scale()), ideal), ratio <= 1.15)
                 .ifMissed(f("%.2fx (%.0f ms)", ratio - 1.15, (median - 1.15 * ideal) * 1e3), why));
+        if (scenario != Scenario.D) {
+            verdicts.add(fastestAnchorVerdict(row));
+            return;
+        }
         boolean equal = scenario.inFlight(kind, context.scale())
                 == scenario.inFlight(StrategyKind.TRANSFER_MANAGER, context.scale());
         verdicts.add(Verdict.of(scenario.name() + ": at least as fast as the Transfer Manager", kind.label,
@@ -354,21 +391,57 @@ final class Report {
                         median / tmMedian, equal ? "" : ", not at equal concurrency"),
                 !tm.measured() || !equal ? null : median <= tmMedian)
                 .ifMissed(f("%.0f ms (%.1f%%)", (median - tmMedian) * 1e3, (median / tmMedian - 1) * 100),
-                        spread(row, tm, "makespanMs", 1e3, "s") + (scenario != Scenario.D ? "" : "; in process an "
-                                + "upload costs only CPU, and this library does more per upload than the Transfer "
-                                + "Manager on the fake client: it checks the batch, keeps a checksum to settle lost "
-                                + "answers, makes the object's location URL and arms a timeout")));
+                        spread(row, tm, "makespanMs", 1e3, "s") + "; in process an upload costs only CPU, and this "
+                                + "library does more per upload than the Transfer Manager on the fake client: it "
+                                + "checks the batch, keeps a checksum to settle lost answers, makes the object's "
+                                + "location URL and arms a timeout"));
     }
 
-    private void bandwidthVerdicts(Row row, Row tm, List<Verdict> verdicts) {
+    /**
+     * A and B: no slower than the fastest anchor a user could pick instead: plain threads at the scenario's
+     * concurrency (measured by the calibration), source 000's pool, and the Transfer Manager on either client.
+     */
+    private Verdict fastestAnchorVerdict(Row row) {
+        Scenario scenario = row.scenario();
+        double median = row.median("makespanMs") / 1e3;
+        String bestName = "plain threads";
+        double best = plainSeconds(scenario);
+        Row bestRow = null;
+        for (StrategyKind kind : List.of(StrategyKind.COMPLETABLE_FUTURE, StrategyKind.TRANSFER_MANAGER,
+                StrategyKind.TRANSFER_MANAGER_CRT)) {
+            Row other = row(scenario, kind);
+            if (other.measured() && !(other.median("makespanMs") / 1e3 >= best)) {
+                best = other.median("makespanMs") / 1e3;
+                bestName = kind.shortLabel;
+                bestRow = other;
+            }
+        }
+        String why = bestRow != null ? spread(row, bestRow, "makespanMs", 1e3, "s")
+                : f("plain threads ran in the calibration (not interleaved with the strategies), at %d in flight "
+                        + "against this strategy's %d", scenario == Scenario.A ? Scenario.A_FILES
+                                : Scenario.B_CONCURRENCY, scenario.inFlight(row.kind(), context.scale()));
+        return Verdict.of(label(scenario) + ": no slower than the best of plain threads, source 000's pool and both "
+                        + "Transfer Managers", row.kind().label,
+                f("%.2f s vs %.2f s (%s), %.2fx", median, best, bestName, median / best), median <= best)
+                .ifMissed(f("%.0f ms (%.1f%%)", (median - best) * 1e3, (median / best - 1) * 100), why);
+    }
+
+    private void bandwidthVerdicts(Row row, List<Verdict> verdicts) {
         StrategyKind kind = row.kind();
         double mine = cTotalMB() / (row.median("makespanMs") / 1e3);
         long threshold = row.scenario().setup(kind, context.scale(), "-").options().multipartThreshold();
-        for (Row other : List.of(row(Scenario.C, StrategyKind.SEQUENTIAL), tm)) {
+        for (StrategyKind anchor : List.of(StrategyKind.SEQUENTIAL, StrategyKind.COMPLETABLE_FUTURE,
+                StrategyKind.TRANSFER_MANAGER, StrategyKind.TRANSFER_MANAGER_CRT)) {
+            Row other = row(Scenario.C, anchor);
+            if (!other.measured()) {
+                verdicts.add(Verdict.of(label(Scenario.C) + ": throughput at least the " + anchor.shortLabel + "'s",
+                        kind.label, anchor.shortLabel + " failed: " + other.failure(), null));
+                continue;
+            }
             double theirs = cTotalMB() / (other.median("makespanMs") / 1e3);
-            boolean onlyMinePartsIt = other.kind() == StrategyKind.SEQUENTIAL
-                    && context.scale().cFileBytes() > threshold;
-            verdicts.add(Verdict.of("C: throughput at least the " + other.kind().shortLabel + "'s", kind.label,
+            boolean onlyMinePartsIt = !anchor.transferManager() && context.scale().cFileBytes() > threshold;
+            verdicts.add(Verdict.of(label(Scenario.C) + ": throughput at least the " + anchor.shortLabel + "'s",
+                    kind.label,
                     f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
                     other.measured() ? mine >= theirs : null)
                     .ifMissed(f("%.1f MB/s (%.0f%%)", theirs - mine, (1 - mine / theirs) * 100), onlyMinePartsIt
@@ -378,10 +451,10 @@ final class Report {
                                     + "(calibration)", server(), threshold >> 20, multipartMBps(), streamMBps())
                             : spread(row, other, "makespanMs", 1e3, "s")));
         }
-        verdicts.add(Verdict.of("C: peak heap under 256 MiB", kind.label,
+        verdicts.add(Verdict.of(label(Scenario.C) + ": heap after GC under 64 MiB", kind.label,
                 f("%.0f MiB after GC, %.0f MiB used (garbage included)", row.max("heapAfterGcMiB"),
-                        row.max("heapUsedMiB")), row.max("heapAfterGcMiB") < 256)
-                .ifMissed(f("%.0f MiB", row.max("heapAfterGcMiB") - 256), "content held in memory"));
+                        row.max("heapUsedMiB")), row.max("heapAfterGcMiB") < 64)
+                .ifMissed(f("%.0f MiB", row.max("heapAfterGcMiB") - 64), "content held in memory"));
     }
 
     private void isolationVerdicts(Row row, List<Verdict> verdicts) {
@@ -424,27 +497,36 @@ final class Report {
                 : "one run only: a quick run cannot tell noise from a difference";
     }
 
-    private String targetsTable() {
-        StringBuilder table = new StringBuilder("| target | strategy | measured (medians) | met | missed by | why |\n"
-                + "|---|---|---|---|---|---|\n");
-        for (Verdict verdict : verdicts()) {
-            table.append("| ").append(verdict.target()).append(" | ").append(verdict.strategy()).append(" | ")
-                    .append(verdict.measured()).append(" | ")
-                    .append(verdict.met() == null ? "n/a" : verdict.met() ? "yes" : "**no**").append(" | ")
-                    .append(verdict.missedBy()).append(" | ").append(verdict.why()).append(" |\n");
-        }
-        return table.toString();
+    private static String row(Verdict verdict) {
+        return "| " + verdict.target() + " | " + verdict.strategy() + " | " + verdict.measured() + " | "
+                + (verdict.met() == null ? "n/a" : verdict.met() ? "yes" : "**no**") + " | " + verdict.missedBy()
+                + " | " + verdict.why() + " |\n";
     }
 
     // ---- the file -------------------------------------------------------------------------------------------
 
-    void write(Path dir) throws IOException {
+    /**
+     * Writes {@code benchmarks.md} and its charts into {@code dir} from the runs of one or more servers (the first
+     * run's settings describe them all): each scenario's results, server after server, then every target.
+     */
+    static void write(Path dir, List<Report> reports) throws IOException {
         Path charts = dir.resolve(CHARTS);
         Files.createDirectories(charts);
-        List<String> images = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
-            if (scenario != Scenario.F) { // a table of its own, no chart
-                images.add(chart(scenario, charts));
+        Report first = reports.get(0);
+        Context context = first.context;
+        Context last = reports.get(reports.size() - 1).context;
+        StringBuilder results = new StringBuilder();
+        StringBuilder targets = new StringBuilder();
+        for (Scenario scenario : Scenario.values()) {
+            for (Report report : reports) {
+                if (!report.scenarios.contains(scenario)) {
+                    continue;
+                }
+                results.append(report.tables(scenario));
+                if (scenario != Scenario.F) { // a table of its own, no chart
+                    results.append(report.chart(scenario, charts));
+                }
+                report.verdicts(scenario).forEach(verdict -> targets.append(row(verdict)));
             }
         }
         String template = new String(Report.class.getResourceAsStream("report-template.md").readAllBytes(),
@@ -452,22 +534,27 @@ final class Report {
         String text = template
                 .replace("{{date}}", DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
                         context.started().atOffset(ZoneOffset.UTC).withNano(0)) + " UTC")
-                .replace("{{minutes}}", f("%.0f", (context.finished().toEpochMilli()
-                        - context.started().toEpochMilli()) / 60_000.0))
+                .replace("{{minutes}}", f("%.0f", reports.stream().mapToLong(r -> r.context.finished().toEpochMilli()
+                        - r.context.started().toEpochMilli()).sum() / 60_000.0))
                 .replace("{{scale}}", context.scale().name() + (context.scale() == Scale.FULL ? ""
-                        : " (smaller batches, one run: for development, not for comparing)"))
+                        : " (smaller batches, two rounds of one run: for development, not for comparing)"))
                 .replace("{{runs}}", String.valueOf(context.scale().runs()))
+                .replace("{{rounds}}", String.valueOf(context.scale().rounds()))
                 .replace("{{loadBefore}}", context.loadBefore())
-                .replace("{{loadAfter}}", context.loadAfter())
+                .replace("{{loadAfter}}", last.loadAfter())
                 .replace("{{java}}", context.java())
                 .replace("{{cores}}", String.valueOf(context.cores()))
                 .replace("{{jvmOptions}}", context.jvmOptions())
-                .replace("{{server}}", server())
-                .replace("{{serverDescription}}", context.server().description())
-                .replace("{{calibration}}", calibrationTable())
-                .replace("{{configuration}}", configurationTable())
-                .replace("{{results}}", tables() + String.join("", images))
-                .replace("{{targets}}", targetsTable());
+                .replace("{{serverDescription}}", String.join("; ", reports.stream()
+                        .map(r -> r.context.server().description() + " (" + r.scenarios.stream()
+                                .filter(Scenario::onServer).map(Scenario::name).reduce((a, b) -> a + ", " + b)
+                                .orElse("") + ")").toList()))
+                .replace("{{calibration}}", String.join("\n", reports.stream().map(Report::calibrationTable).toList()))
+                .replace("{{configuration}}", first.configurationTable(Arrays.stream(Scenario.values())
+                        .filter(s -> reports.stream().anyMatch(r -> r.scenarios.contains(s))).toList()))
+                .replace("{{results}}", results)
+                .replace("{{targets}}", "| target | strategy | measured (medians) | met | missed by | why |\n"
+                        + "|---|---|---|---|---|---|\n" + targets);
         Files.writeString(dir.resolve(FILE_NAME), text);
     }
 
@@ -477,7 +564,7 @@ final class Report {
     }
 
     private String calibrationTable() {
-        return "| what | measured |\n|---|---|\n"
+        return "On " + server() + ":\n\n| what | measured |\n|---|---|\n"
                 + f("| one PutObject of 200 KiB through the proxy at 150 ms (median of 10) | %.1f ms |%n",
                         latencySeconds(Scenario.A) * 1e3)
                 + f("| one PutObject of 256 KiB through the proxy at 50 ms (median of 10) | %.1f ms |%n",
@@ -486,13 +573,15 @@ final class Report {
                         server(), context.scale().cFileBytes() / 1e6, streamMBps())
                 + f("| the same file in parts of 8 MiB, one after another (multipart, median of 3) | %.1f MB/s |%n",
                         multipartMBps())
+                + f("| the same file in one PutObject through the proxy at 50 ms (median of 3) | %.1f MB/s |%n",
+                        proxyMBps())
                 + f("| scenario A's %d attachments through the proxy at 150 ms by %d plain threads (median of 5) "
                         + "| %.2f s |%n", Scenario.A_FILES, Scenario.A_FILES, plainSeconds(Scenario.A))
                 + f("| scenario B's %d files through the proxy at 50 ms by %d plain threads (median) | %.2f s |%n",
                         n(Scenario.B), Scenario.B_CONCURRENCY, plainSeconds(Scenario.B));
     }
 
-    private String configurationTable() {
+    private String configurationTable(List<Scenario> scenarios) {
         StringBuilder table = new StringBuilder("| scenario | strategies | `UploaderConfig` | `S3UploadOptions` "
                 + "| HTTP pool |\n|---|---|---|---|---|\n");
         for (Scenario scenario : scenarios) {
@@ -511,7 +600,7 @@ final class Report {
                 S3UploadOptions o = setup.options();
                 table.append(f("| %s | %s | maxConcurrentUploads %d, maxConcurrentUploadsPerBatch %d, "
                                 + "maxAttachmentsPerBatch %d, maxQueuedUploads %d, maxBytesInFlight %d MiB; "
-                                + "executorType PLATFORM (4), VIRTUAL (5), default AUTO (6) | maxConcurrency %d, "
+                                + "executorType PLATFORM (4), VIRTUAL (5), default AUTO (6, 9) | maxConcurrency %d, "
                                 + "multipartThreshold %d MiB, partSize %d MiB, partsInFlight %d | %d |%n",
                         scenario.name(), scenario == Scenario.D ? (kind == StrategyKind.LIBRARY_PLATFORM
                                 ? "all but 5, 6, 7" : "5, 6, 7") : "all",
@@ -527,7 +616,8 @@ final class Report {
     private String chart(Scenario scenario, Path dir) throws IOException {
         List<Row> measured = rows(scenario).stream().filter(Row::measured).toList();
         List<String> labels = measured.stream().map(r -> r.kind().shortLabel).toList();
-        Path file = dir.resolve("scenario-" + scenario.name().toLowerCase(Locale.ROOT) + ".png");
+        Path file = dir.resolve("scenario-" + scenario.name().toLowerCase(Locale.ROOT)
+                + (scenario.onServer() ? "-" + context.server().id() : "") + ".png");
         if (scenario == Scenario.E) {
             Charts.bars(file, "E: the unrelated task's p99 latency (ms, log scale)", "ms", labels, List.of(
                     new Charts.Series("alone", measured.stream().map(r -> Math.max(0.1, r.median("baseP99Ms")))
@@ -544,7 +634,8 @@ final class Report {
                 series.add(new Charts.Series("plain threads at the scenario's concurrency",
                         measured.stream().map(r -> plainSeconds(scenario)).toList()));
             }
-            Charts.bars(file, scenario.name() + ": makespan, median of " + context.scale().runs() + " runs (s)", "s",
+            Charts.bars(file, label(scenario) + ": makespan, median of " + context.scale().runs() * context.scale()
+                    .rounds() + " runs (s)", "s",
                     labels, series, false);
         }
         return "![" + scenario.name() + "](" + CHARTS + "/" + file.getFileName() + ")\n\n";

@@ -14,13 +14,15 @@ final class Runs {
     }
 
     /**
-     * Uploads {@code batch.apply(run)} for every measured run, timing it and metering the JVM, then calls
-     * {@code afterEach} (outside the measurement).
+     * Uploads {@code batch.apply(run)} for every measured run of this JVM, timing it and metering the JVM, then calls
+     * {@code afterEach} (outside the measurement). Runs are numbered across rounds: round 2 of 3 runs measures runs 4
+     * to 6.
      */
-    static void measure(Scenario scenario, StrategyKind kind, Scale scale, Strategy strategy,
+    static void measure(Scenario scenario, StrategyKind kind, Scale scale, int round, Strategy strategy,
             IntFunction<List<Item>> batch, Runnable afterEach) throws Exception {
         Meter meter = new Meter();
-        for (int run = 1; run <= scale.runs(); run++) {
+        int first = (round - 1) * scale.runs() + 1;
+        for (int run = first; run < first + scale.runs(); run++) {
             List<Item> items = batch.apply(run);
             meter.start();
             long start = System.nanoTime();
@@ -28,6 +30,7 @@ final class Runs {
             long took = System.nanoTime() - start;
             Meter.Usage usage = meter.stop();
             Map<String, Object> result = result(scenario, kind, run, usage);
+            result.put("round", round);
             result.put("makespanMs", TimeUnit.NANOSECONDS.toMicros(took) / 1000.0);
             System.out.println(Line.format(result));
             afterEach.run();
@@ -65,6 +68,7 @@ final class Runs {
         result.put("heapUsedMiB", usage.peakHeapUsed() / (1024.0 * 1024));
         result.put("heapAfterGcMiB", usage.peakHeapAfterGc() / (1024.0 * 1024));
         result.put("threads", usage.peakThreads());
+        result.put("cpuMs", usage.cpuNanos() / 1e6);
         return result;
     }
 

@@ -3,11 +3,13 @@ package io.github.boundedupload.benchmarks;
 import java.time.Duration;
 
 /**
- * How big each scenario is and how often it is measured: the full run (the source cases' sizes, at least three
- * measured runs) or a quick run for development (smaller batches, one run).
+ * How big each scenario is and how often it is measured: the full run (the source cases' sizes, three rounds of
+ * three measured runs) or a quick run for development (smaller batches, two rounds of one run).
  *
  * @param name {@code full} or {@code quick}
- * @param runs measured runs of every scenario and strategy
+ * @param runs measured runs in each JVM of a scenario and strategy
+ * @param rounds rounds of scenarios A, B and C: in each, every strategy gets a JVM of its own, one after another, in
+ *     an order that turns from round to round (so a slow minute of the shared machine falls on different strategies)
  * @param bFiles files in scenario B
  * @param cFileBytes the size of each of scenario C's four files
  * @param dUploads uploads in scenario D
@@ -16,12 +18,12 @@ import java.time.Duration;
  * @param eWindow how long scenario E watches the big batch before it stops a strategy that is not done
  * @param eBaseline how long scenario E samples the unrelated task without the batch
  */
-record Scale(String name, int runs, int bFiles, long cFileBytes, int dUploads, Duration dLatency, int eUploads,
+record Scale(String name, int runs, int rounds, int bFiles, long cFileBytes, int dUploads, Duration dLatency, int eUploads,
         Duration eWindow, Duration eBaseline) {
 
-    static final Scale FULL = new Scale("full", 3, 1_344, 180_000_000L, 500, Duration.ofSeconds(2), 14_000,
+    static final Scale FULL = new Scale("full", 3, 3, 1_344, 180_000_000L, 500, Duration.ofSeconds(2), 14_000,
             Duration.ofSeconds(20), Duration.ofSeconds(5));
-    static final Scale QUICK = new Scale("quick", 1, 200, 24_000_000L, 100, Duration.ofMillis(500), 2_000,
+    static final Scale QUICK = new Scale("quick", 1, 2, 200, 24_000_000L, 100, Duration.ofMillis(500), 2_000,
             Duration.ofSeconds(6), Duration.ofSeconds(2));
 
     static Scale named(String name) {

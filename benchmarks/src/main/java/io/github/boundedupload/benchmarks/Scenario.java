@@ -2,7 +2,9 @@ package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.S3UploadOptions;
+import io.github.boundedupload.testsupport.S3Server;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -54,23 +56,61 @@ enum Scenario {
     }
 
     /**
-     * Whether the strategy is measured at all: D's naive strategies take N x latency by construction, and the CRT
-     * client's native HTTP stack cannot be pointed at the in-process fakes of D and E.
+     * Whether the strategy is measured at all: the loop in B and D's naive strategies take N x latency by construction
+     * (90 s and more a run; no target compares with them), and the CRT client's native HTTP stack cannot be pointed at
+     * the in-process fakes of D and E.
      */
     boolean measures(StrategyKind kind) {
+        if (this == B && kind == StrategyKind.SEQUENTIAL) {
+            return false;
+        }
         if (this == F) {
             return kind == StrategyKind.LIBRARY_PLATFORM; // its settings, compared with each other (ScenarioF)
         }
-        if (kind == StrategyKind.TRANSFER_MANAGER_CRT) {
+        if (kind.crt()) {
             return this != D && this != E;
         }
         return this != D || kind != StrategyKind.SEQUENTIAL && kind != StrategyKind.PARALLEL_STREAM;
     }
 
+    /**
+     * The rounds of this scenario: {@link Scale#rounds()} JVMs per strategy, one round after another, except D (one
+     * round), E (one JVM per measured run, as many as {@link Scale#runs()}) and F (one JVM that interleaves its
+     * settings itself).
+     */
+    int rounds(Scale scale) {
+        return switch (this) {
+            case E -> scale.runs();
+            case D, F -> 1; // D runs in process, away from the noise of the servers
+            default -> scale.rounds();
+        };
+    }
+
+    /**
+     * Whether a strategy is measured in the first round only: {@code parallelStream()} in B takes half a minute a run
+     * by construction, and no target compares with it.
+     */
+    boolean firstRoundOnly(StrategyKind kind) {
+        return this == B && kind == StrategyKind.PARALLEL_STREAM;
+    }
+
+    /**
+     * The scenarios a run on {@code server} measures unless told which: A, B and C on every server; D and E run in
+     * process (no server), so with LocalStack only; F, where the server must not be the knee itself, with versitygw.
+     */
+    static List<Scenario> defaults(S3Server server) {
+        return server == S3Server.LOCALSTACK ? List.of(A, B, C, D, E) : List.of(A, B, C, F);
+    }
+
+    /** Whether scenario's uploads go to a real S3 server (A, B, C, F), so that its figures belong to that server. */
+    boolean onServer() {
+        return this != D && this != E;
+    }
+
     /** Whether a strategy's uploads wait without holding a platform thread (scenario D gives those more). */
     static boolean permitBound(StrategyKind kind) {
         return kind == StrategyKind.LIBRARY_VIRTUAL || kind == StrategyKind.LIBRARY_NON_BLOCKING
-                || kind.transferManager();
+                || kind == StrategyKind.LIBRARY_NON_BLOCKING_CRT || kind.transferManager();
     }
 
     /** How a strategy is set up in this scenario. */
@@ -113,7 +153,7 @@ enum Scenario {
             case SEQUENTIAL -> 1;
             case PARALLEL_STREAM -> ForkJoinPool.getCommonPoolParallelism() + 1;
             case COMPLETABLE_FUTURE -> CompletableFutureUploads.inFlight(n);
-            case LIBRARY_PLATFORM, LIBRARY_VIRTUAL, LIBRARY_NON_BLOCKING ->
+            case LIBRARY_PLATFORM, LIBRARY_VIRTUAL, LIBRARY_NON_BLOCKING, LIBRARY_NON_BLOCKING_CRT ->
                     setup.uploader().maxConcurrentUploadsPerBatch();
             case TRANSFER_MANAGER, TRANSFER_MANAGER_CRT -> setup.connections();
         };

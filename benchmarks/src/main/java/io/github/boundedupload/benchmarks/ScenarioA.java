@@ -26,13 +26,13 @@ final class ScenarioA {
                 .toList();
     }
 
-    static void run(StrategyKind kind, Scale scale) throws Exception {
+    static void run(StrategyKind kind, Scale scale, int round) throws Exception {
         List<Item> attachments = attachments();
         try (S3Target target = S3Target.behindLatency("a", Scenario.A_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.A.setup(kind, scale, target.bucketName()))) {
-            Runs.warmUp(strategy, round -> Runs.keyed(attachments, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
+            Runs.warmUp(strategy, warm -> Runs.keyed(attachments, "warm-" + warm), WARM_UP_UPLOADS, WARM_UP_TIME,
                     target::empty);
-            Runs.measure(Scenario.A, kind, scale, strategy, run -> Runs.keyed(attachments, "run-" + run),
+            Runs.measure(Scenario.A, kind, scale, round, strategy, run -> Runs.keyed(attachments, "run-" + run),
                     target::empty);
         }
     }

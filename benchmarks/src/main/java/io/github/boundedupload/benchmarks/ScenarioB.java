@@ -17,14 +17,14 @@ final class ScenarioB {
     private ScenarioB() {
     }
 
-    static void run(StrategyKind kind, Scale scale) throws Exception {
+    static void run(StrategyKind kind, Scale scale, int round) throws Exception {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         try (S3Target target = S3Target.behindLatency("b", Scenario.B_LATENCY);
                 Strategy strategy = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
             List<Item> warm = files.subList(0, Math.min(200, files.size()));
-            Runs.warmUp(strategy, round -> Runs.keyed(warm, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
+            Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), WARM_UP_UPLOADS, WARM_UP_TIME,
                     target::empty);
-            Runs.measure(Scenario.B, kind, scale, strategy, run -> Runs.keyed(files, "run-" + run), target::empty);
+            Runs.measure(Scenario.B, kind, scale, round, strategy, run -> Runs.keyed(files, "run-" + run), target::empty);
         }
     }
 }

@@ -15,14 +15,14 @@ final class ScenarioC {
     private ScenarioC() {
     }
 
-    static void run(StrategyKind kind, Scale scale) throws Exception {
+    static void run(StrategyKind kind, Scale scale, int round) throws Exception {
         List<Item> files = DataFiles.items(DataFiles.ensure("c", Scenario.C_FILES, scale.cFileBytes()));
         List<Item> warmUp = DataFiles.items(DataFiles.ensure("c-warm", Scenario.C_FILES, WARM_UP_SIZE));
         try (S3Target target = S3Target.direct("c");
                 Strategy strategy = kind.open(target.backend(), Scenario.C.setup(kind, scale, target.bucketName()))) {
             strategy.upload(Runs.keyed(warmUp, "warm"));
             target.empty();
-            Runs.measure(Scenario.C, kind, scale, strategy, run -> Runs.keyed(files, "run-" + run), target::empty);
+            Runs.measure(Scenario.C, kind, scale, round, strategy, run -> Runs.keyed(files, "run-" + run), target::empty);
         }
     }
 }

@@ -19,16 +19,16 @@ final class ScenarioD {
     private ScenarioD() {
     }
 
-    static void run(StrategyKind kind, Scale scale) throws Exception {
+    static void run(StrategyKind kind, Scale scale, int round) throws Exception {
         List<Item> uploads = IntStream.range(0, scale.dUploads())
                 .mapToObj(i -> Item.ofBytes("notification-" + i + ".json", "", TestData.bytes(i, Scenario.SMALL_SIZE)))
                 .toList();
         try (FakeNetwork network = new FakeNetwork(Duration.ofMillis(1));
                 Strategy strategy = kind.open(Backend.fake(network), Scenario.D.setup(kind, scale, "bench-d"))) {
-            Runs.warmUp(strategy, round -> Runs.keyed(uploads, "warm-" + round), WARM_UP_UPLOADS, WARM_UP_TIME,
+            Runs.warmUp(strategy, warm -> Runs.keyed(uploads, "warm-" + warm), WARM_UP_UPLOADS, WARM_UP_TIME,
                     () -> { });
             network.latency(scale.dLatency());
-            Runs.measure(Scenario.D, kind, scale, strategy, run -> Runs.keyed(uploads, "run-" + run), () -> { });
+            Runs.measure(Scenario.D, kind, scale, round, strategy, run -> Runs.keyed(uploads, "run-" + run), () -> { });
         }
     }
 }

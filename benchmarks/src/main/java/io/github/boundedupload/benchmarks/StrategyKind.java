@@ -2,7 +2,7 @@ package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.ExecutorType;
 
-/** The eight strategies, in the order the report lists them. */
+/** The nine strategies, in the order the report lists them. */
 enum StrategyKind {
     SEQUENTIAL("1 sequential loop", "loop", false),
     PARALLEL_STREAM("2 parallelStream()", "parallelStream", false),
@@ -11,7 +11,8 @@ enum StrategyKind {
     LIBRARY_VIRTUAL("5 library, virtual threads", "lib virtual", true),
     LIBRARY_NON_BLOCKING("6 library, non-blocking", "lib non-blocking", true),
     TRANSFER_MANAGER("7 Transfer Manager", "Transfer Manager", false),
-    TRANSFER_MANAGER_CRT("8 Transfer Manager, CRT client", "TM (CRT)", false);
+    TRANSFER_MANAGER_CRT("8 Transfer Manager, CRT client", "TM (CRT)", false),
+    LIBRARY_NON_BLOCKING_CRT("9 library, non-blocking, CRT client", "lib CRT", true);
 
     final String label;
     final String shortLabel;
@@ -20,6 +21,11 @@ enum StrategyKind {
     /** Whether this is one of the AWS SDK's Transfer Managers, the anchors a user would pick for throughput. */
     boolean transferManager() {
         return this == TRANSFER_MANAGER || this == TRANSFER_MANAGER_CRT;
+    }
+
+    /** Whether the strategy runs on the CRT-based client, which cannot be pointed at the in-process fakes. */
+    boolean crt() {
+        return this == TRANSFER_MANAGER_CRT || this == LIBRARY_NON_BLOCKING_CRT;
     }
 
     StrategyKind(String label, String shortLabel, boolean library) {
@@ -36,7 +42,8 @@ enum StrategyKind {
             case COMPLETABLE_FUTURE -> new CompletableFutureUploads(backend, setup);
             case LIBRARY_PLATFORM -> new LibraryBlocking(backend, setup, ExecutorType.PLATFORM);
             case LIBRARY_VIRTUAL -> new LibraryBlocking(backend, setup, ExecutorType.VIRTUAL);
-            case LIBRARY_NON_BLOCKING -> new LibraryNonBlocking(backend, setup);
+            case LIBRARY_NON_BLOCKING -> new LibraryNonBlocking(backend.asyncClient(setup.connections(), false), setup);
+            case LIBRARY_NON_BLOCKING_CRT -> new LibraryNonBlocking(backend.crtClient(setup.connections()), setup);
             case TRANSFER_MANAGER -> new TransferManagerUploads(backend.asyncClient(setup.connections(), true), setup);
             case TRANSFER_MANAGER_CRT -> new TransferManagerUploads(backend.crtClient(setup.connections()), setup);
         };
