@@ -332,9 +332,7 @@ final class Report {
     private List<Verdict> verdicts(Scenario scenario) {
         List<Verdict> verdicts = new ArrayList<>();
         if (scenario == Scenario.F) {
-            adaptive.verdicts().forEach(v -> verdicts.add(new Verdict(v.target().replaceFirst("^F:",
-                    label(Scenario.F) + ":"), v.strategy(), v.measured(), v.met(), v.missedBy(), v.why())));
-            return verdicts;
+            return adaptive.verdicts(label(Scenario.F));
         }
         Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
         for (StrategyKind kind : StrategyKind.values()) {
@@ -433,17 +431,15 @@ final class Report {
         for (StrategyKind anchor : List.of(StrategyKind.SEQUENTIAL, StrategyKind.COMPLETABLE_FUTURE,
                 StrategyKind.TRANSFER_MANAGER, StrategyKind.TRANSFER_MANAGER_CRT)) {
             Row other = row(Scenario.C, anchor);
+            String target = label(Scenario.C) + ": throughput at least the " + anchor.shortLabel + "'s";
             if (!other.measured()) {
-                verdicts.add(Verdict.of(label(Scenario.C) + ": throughput at least the " + anchor.shortLabel + "'s",
-                        kind.label, anchor.shortLabel + " failed: " + other.failure(), null));
+                verdicts.add(Verdict.of(target, kind.label, anchor.shortLabel + " failed: " + other.failure(), null));
                 continue;
             }
             double theirs = cTotalMB() / (other.median("makespanMs") / 1e3);
             boolean onlyMinePartsIt = !anchor.transferManager() && context.scale().cFileBytes() > threshold;
-            verdicts.add(Verdict.of(label(Scenario.C) + ": throughput at least the " + anchor.shortLabel + "'s",
-                    kind.label,
-                    f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
-                    other.measured() ? mine >= theirs : null)
+            verdicts.add(Verdict.of(target, kind.label, f("%.1f vs %.1f MB/s (%.2fx)", mine, theirs, mine / theirs),
+                    mine >= theirs)
                     .ifMissed(f("%.1f MB/s (%.0f%%)", theirs - mine, (1 - mine / theirs) * 100), onlyMinePartsIt
                             ? f("multipart on %s: the library (multipartThreshold %d MiB) sends each file in "
                                     + "parts, the loop in one PutObject; one file in parts, one after another, goes at "
