@@ -66,8 +66,8 @@ public class BoundedUploadProperties implements Validator {
     private int maxQueuedUploads = UploaderConfig.DEFAULT_MAX_QUEUED_UPLOADS;
 
     /**
-     * Maximum number of bytes of content in flight at once, over all uploads, so that large files go one or a few at
-     * a time instead of competing for bandwidth. An attachment larger than this runs when nothing else is in flight.
+     * Maximum number of bytes of content in flight at once, over all uploads, so that large files go a few at a time
+     * instead of all competing for bandwidth. An attachment larger than this runs when nothing else is in flight.
      */
     private DataSize maxBytesInFlight = DataSize.ofBytes(UploaderConfig.DEFAULT_MAX_BYTES_IN_FLIGHT);
 
