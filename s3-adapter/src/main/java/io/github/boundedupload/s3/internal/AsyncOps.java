@@ -1,6 +1,8 @@
 package io.github.boundedupload.s3.internal;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -10,6 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.internal.crt.S3CrtAsyncClient;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
@@ -39,11 +42,13 @@ public final class AsyncOps implements S3Ops {
     private final S3AsyncClient client;
     private final RequestLimiter limiter;
     private final Executor reads;
+    private final boolean crt;
 
     public AsyncOps(S3AsyncClient client, int maxConcurrency, Executor reads) {
         this.client = client;
         this.limiter = new RequestLimiter(maxConcurrency, MAX_WAITING);
         this.reads = reads;
+        this.crt = client instanceof S3CrtAsyncClient;
     }
 
     /** The limiter, for tests that watch it. */
@@ -53,6 +58,16 @@ public final class AsyncOps implements S3Ops {
 
     @Override
     public CompletableFuture<PutObjectResponse> put(PutObjectRequest request, Payload payload, Cancellables tasks) {
+        Optional<Path> file = crt ? payload.wholeFile() : Optional.empty();
+        if (file.isPresent()) {
+            // The CRT client reads a file it is given by path in native code, in parallel parts: measured 1.5x the
+            // throughput of the same file as a Java body, at a third of the CPU (docs/benchmarks.md, C and B).
+            payload.sent.readByClient(file.get());
+            return limiter.run(() -> client.putObject(request, file.get()).thenApply(response -> {
+                payload.sent.succeeded();
+                return response;
+            }));
+        }
         return limiter.run(() -> client.putObject(request, payload.async(reads, tasks)));
     }
 

@@ -65,6 +65,11 @@ abstract class Payload {
 
     abstract AsyncRequestBody asyncBody(Executor reads, Cancellables tasks);
 
+    /** The file this body is, whole, from its first byte to its end; empty for a slice, bytes or a stream. */
+    Optional<Path> wholeFile() {
+        return Optional.empty();
+    }
+
     /** Opens the content from its first byte, for one attempt. */
     abstract InputStream open() throws IOException;
 
@@ -95,6 +100,11 @@ abstract class Payload {
             @Override
             boolean strictEnd() {
                 return last;
+            }
+
+            @Override
+            Optional<Path> wholeFile() {
+                return offset == 0 && last ? Optional.of(file) : Optional.empty();
             }
 
             @Override

@@ -1,6 +1,10 @@
 package io.github.boundedupload.s3.internal;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -18,6 +22,7 @@ final class Sent {
     private final @Nullable ChecksumAlgorithm algorithm;
     private final @Nullable LongConsumer progress;
     private volatile @Nullable String complete;
+    private volatile @Nullable Path unseen;
 
     private Sent(long length, @Nullable ChecksumAlgorithm algorithm, @Nullable LongConsumer progress) {
         this.length = length;
@@ -39,14 +44,52 @@ final class Sent {
         return length;
     }
 
-    /** Whether some attempt handed every byte to the HTTP client. */
-    boolean fullySent() {
-        return complete != null;
+    /**
+     * The HTTP client reads the body from this file itself, unwatched (the CRT client's native file path): whether
+     * every byte went out is then unknown, so {@link #fullySent()} assumes it may have, and {@link #checksumOfFile()}
+     * reads the file again when the answer is lost.
+     */
+    void readByClient(Path file) {
+        unseen = file;
     }
 
-    /** The checksum of the bytes of an attempt that sent them all, or null. */
+    /** Reports the whole length as sent, for a body read by the HTTP client unwatched, once the request succeeded. */
+    void succeeded() {
+        if (unseen != null && progress != null) {
+            progress.accept(length);
+        }
+    }
+
+    /** Whether some attempt handed every byte to the HTTP client, or may have (a body the client read unwatched). */
+    boolean fullySent() {
+        return complete != null || unseen != null;
+    }
+
+    /** The checksum of the bytes of an attempt that sent them all, or null (see {@link #checksumOfFile()}). */
     @Nullable String checksum() {
         return complete;
+    }
+
+    /**
+     * For a body the HTTP client read unwatched: reads the file again and keeps its checksum as {@link #checksum()}.
+     * Blocking; does nothing for a watched body.
+     */
+    void checksumOfFile() throws IOException {
+        Path file = unseen;
+        if (file == null || algorithm == null || complete != null) {
+            return;
+        }
+        Digest digest = Digest.of(algorithm);
+        byte[] buffer = new byte[64 * 1024];
+        long left = length;
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0; left -= n) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        if (left == 0) {
+            complete = digest.base64(); // a file that is shorter now was not what went out: no checksum to match
+        }
     }
 
     Attempt begin() {

@@ -40,7 +40,12 @@ final class SinglePut {
         }
         // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
         // held can arrive late). Look; when nothing is there, look once more after the settle time.
-        return lookFor(sent, failure, true);
+        return u.ops.read(() -> {
+            sent.checksumOfFile();
+            return sent;
+        }).handle((read, readFailure) -> readFailure == null ? lookFor(sent, failure, true)
+                : u.outcomeUnknown(failure, "reading the file again for its checksum failed: "
+                        + Failures.describe(readFailure))).thenCompose(Function.identity());
     }
 
     private CompletableFuture<StoredObject> lookFor(Sent sent, Throwable failure, boolean again) {
