@@ -37,8 +37,11 @@ class CrtClientIT {
     Path dir;
 
     private static S3AsyncFileUploader uploader(S3AsyncClient client, Executor reads) {
-        return S3AsyncFileUploader.builder(client, s3.bucket().name()).options(Adapters.smallParts())
-                .readExecutor(reads).build();
+        return uploader(client, reads, Adapters.smallParts());
+    }
+
+    private static S3AsyncFileUploader uploader(S3AsyncClient client, Executor reads, S3UploadOptions options) {
+        return S3AsyncFileUploader.builder(client, s3.bucket().name()).options(options).readExecutor(reads).build();
     }
 
     private static Executor counting(AtomicInteger reads, Runnable before) {
@@ -107,12 +110,39 @@ class CrtClientIT {
         }
     }
 
-    /** The same, but the object is not there: the upload fails, and says so without claiming it may be stored. */
+    /**
+     * A file larger than the CRT client's own part size (8 MiB) goes up as the client's own multipart upload, which the
+     * adapter never sees; every answer is lost, so the client cannot abort what it started. The adapter aborts the
+     * key's uploads started since it asked.
+     */
+    @Test
+    void aMultipartUploadTheClientStartedIsAbortedWhenTheUploadFails() throws Exception {
+        Path file = TestData.file(dir.resolve("crt-parts.bin"), 35, 12L * 1024 * 1024);
+        s3.proxy().toxiproxy().toxics().timeout("lose-answers", ToxicDirection.DOWNSTREAM, 0);
+        try (S3AsyncClient client = services.s3CrtClientBuilder(s3.proxy().endpoint()).build();
+                S3AsyncFileUploader uploader = uploader(client, counting(new AtomicInteger(),
+                        () -> s3.proxy().heal()), S3UploadOptions.defaults())) {
+            var upload = uploader.upload(UploadRequest.builder("crt/parts.bin", Attachment.of(file))
+                    .timeout(Duration.ofSeconds(3)).build());
+
+            assertThat(upload).failsWithin(Duration.ofSeconds(60));
+            assertThat(s3.bucket().incompleteUploads()).as("multipart uploads left").isEmpty();
+            assertThat(s3.bucket().exists("crt/parts.bin")).isFalse();
+        } finally {
+            s3.proxy().heal();
+        }
+    }
+
+    /**
+     * No request gets through: the upload fails after looking for the object, and says so without claiming that it may
+     * be stored.
+     */
     @Test
     void aPutThatStoredNothingFailsAfterLooking() throws Exception {
         Path file = TestData.file(dir.resolve("never.bin"), 34, 100_000);
         AtomicInteger reads = new AtomicInteger();
-        s3.proxy().toxiproxy().toxics().timeout("lose-everything", ToxicDirection.UPSTREAM, 0);
+        // Every connection is reset as soon as data comes (a timeout toxic would only hold the PUT until healed).
+        s3.proxy().toxiproxy().toxics().resetPeer("reset-everything", ToxicDirection.UPSTREAM, 0);
         try (S3AsyncClient client = services.s3CrtClientBuilder(s3.proxy().endpoint()).build();
                 S3AsyncFileUploader uploader = uploader(client, counting(reads, () -> s3.proxy().heal()))) {
             var upload = uploader.upload(UploadRequest.builder("crt/never.bin", Attachment.of(file))

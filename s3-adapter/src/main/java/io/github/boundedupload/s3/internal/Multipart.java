@@ -17,7 +17,6 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
@@ -76,28 +75,8 @@ final class Multipart {
         if (Failures.refused(failure)) {
             return CompletableFuture.failedFuture(failure);
         }
-        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
-                .thenCompose(settled -> u.ops.cleanup(() -> u.ops.listUploads(ListMultipartUploadsRequest.builder()
-                        .bucket(u.settings.bucket()).prefix(u.key).overrideConfiguration(Upload.CLEANUP).build())))
-                .thenCompose(listed -> CompletableFuture.allOf(listed.uploads().stream()
-                        .filter(upload -> u.key.equals(upload.key()) && upload.initiated() != null
-                                && !upload.initiated().isBefore(asked.minus(Upload.CLOCK_SKEW)))
-                        .map(upload -> u.ops.cleanup(() -> u.ops.abort(AbortMultipartUploadRequest.builder()
-                                .bucket(u.settings.bucket()).key(u.key).uploadId(upload.uploadId())
-                                .overrideConfiguration(Upload.CLEANUP).build())))
-                        .toArray(CompletableFuture[]::new)))
-                .handle((aborted, cleanupFailure) -> {
-                    if (cleanupFailure == null) {
-                        return CompletableFuture.<StoredObject>failedFuture(failure);
-                    }
-                    LOG.warn("s3://{}/{}: starting the multipart upload failed ({}), and an upload it may have started"
-                            + " could not be aborted ({}); a lifecycle rule aborts it", u.settings.bucket(), u.key,
-                            Failures.describe(failure), Failures.describe(cleanupFailure));
-                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(u.settings, u.key,
-                            u.request.fileName(), failure, true, "a multipart upload it may have started could not be"
-                                    + " aborted (its parts MAY STILL BE STORED until the key is deleted): "
-                                    + Failures.describe(cleanupFailure)));
-                }).thenCompose(Function.identity());
+        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE)).thenCompose(settled -> u.abortUploadsSince(asked,
+                failure, "starting the multipart upload failed"));
     }
 
     private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,

@@ -53,6 +53,11 @@ final class Sent {
         unseen = file;
     }
 
+    /** Whether the HTTP client read the body from a file itself ({@link #readByClient(Path)}). */
+    boolean readByClient() {
+        return unseen != null;
+    }
+
     /** Reports the whole length as sent, for a body read by the HTTP client unwatched, once the request succeeded. */
     void succeeded() {
         if (unseen != null && progress != null) {

@@ -1,6 +1,7 @@
 package io.github.boundedupload.s3.internal;
 
 import io.github.boundedupload.StoredObject;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -25,11 +26,23 @@ final class SinglePut {
     CompletableFuture<StoredObject> put(Payload payload) {
         PutObjectRequest put = u.object().contentLength(payload.length()).overrideConfiguration(u.callTimeout())
                 .build();
+        Instant asked = Instant.now();
         return u.track(u.ops.put(put, payload, u.tasks)).handle((response, failure) -> failure == null
                 ? u.keep(u.stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(u.algorithm,
                         response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
                         response::checksumSHA256)))
-                : afterFailedPut(failure, payload.sent)).thenCompose(Function.identity());
+                : afterFailedPut(failure, payload.sent, asked)).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent, Instant asked) {
+        if (!sent.readByClient()) {
+            return afterFailedPut(failure, sent);
+        }
+        // The CRT client read the file itself, and sends a large one as a multipart upload of its own, which it aborts
+        // on failure, unless the network that failed the upload fails the abort too. Whatever it left is aborted here.
+        return afterFailedPut(failure, sent).handle((stored, notStored) -> notStored == null
+                ? CompletableFuture.completedFuture(stored)
+                : u.abortUploadsSince(asked, notStored, "the upload failed")).thenCompose(Function.identity());
     }
 
     private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
@@ -61,9 +74,12 @@ final class SinglePut {
                         : CompletableFuture.<StoredObject>failedFuture(failure);
             }
             String stored = u.checksumOf(head);
-            if (head.contentLength() == null || head.contentLength() != sent.length() || stored == null
-                    || !stored.equals(sent.checksum())) {
-                return CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
+            boolean sameSize = head.contentLength() != null && head.contentLength() == sent.length();
+            if (!sameSize || stored == null || !stored.equals(sent.checksum())) {
+                // The CRT client sends a large file in parts of its own: the object's checksum is then one of parts.
+                return sameSize && sent.readByClient() ? u.outcomeUnknown(failure, "an object of the file's size is"
+                        + " stored, with a checksum that cannot be compared with the file's")
+                        : CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
             }
             LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", u.settings.bucket(), u.key);
             return u.keep(u.stored(sent.length(), head.eTag(), head.versionId(), stored));

@@ -5,6 +5,7 @@ import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.UploadRequest;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -16,11 +17,13 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
@@ -128,6 +131,35 @@ final class Upload {
                     LOG.warn("s3://{}/{}: the upload was cancelled after S3 stored the object, and deleting it failed"
                             + " ({}); the object is still stored", settings.bucket(), key, Failures.describe(failure));
                     return outcomeUnknown(cancelled, "deleting the object failed: " + Failures.describe(failure));
+                }).thenCompose(Function.identity());
+    }
+
+    /**
+     * Aborts the key's multipart uploads started since {@code asked} (with unique keys, the default key strategy, they
+     * can only be this upload's), then fails with {@code failure}; or, when they cannot be aborted, with a failure
+     * that says their parts may still be stored.
+     */
+    CompletableFuture<StoredObject> abortUploadsSince(Instant asked, Throwable failure, String what) {
+        return ops.cleanup(() -> ops.listUploads(ListMultipartUploadsRequest.builder().bucket(settings.bucket())
+                .prefix(key).overrideConfiguration(CLEANUP).build()))
+                .thenCompose(listed -> CompletableFuture.allOf(listed.uploads().stream()
+                        .filter(upload -> key.equals(upload.key()) && upload.initiated() != null
+                                && !upload.initiated().isBefore(asked.minus(CLOCK_SKEW)))
+                        .map(upload -> ops.cleanup(() -> ops.abort(AbortMultipartUploadRequest.builder()
+                                .bucket(settings.bucket()).key(key).uploadId(upload.uploadId())
+                                .overrideConfiguration(CLEANUP).build())))
+                        .toArray(CompletableFuture[]::new)))
+                .handle((aborted, cleanupFailure) -> {
+                    if (cleanupFailure == null) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure);
+                    }
+                    LOG.warn("s3://{}/{}: {} ({}), and a multipart upload it may have started could not be aborted"
+                            + " ({}); a lifecycle rule aborts it", settings.bucket(), key, what,
+                            Failures.describe(failure), Failures.describe(cleanupFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(settings, key,
+                            request.fileName(), failure, true, "a multipart upload it may have started could not be"
+                                    + " aborted (its parts MAY STILL BE STORED until the key is deleted): "
+                                    + Failures.describe(cleanupFailure)));
                 }).thenCompose(Function.identity());
     }
 
