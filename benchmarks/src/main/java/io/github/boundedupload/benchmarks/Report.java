@@ -286,6 +286,11 @@ final class Report {
         for (Row row : rows(Scenario.E)) {
             table.append("| ").append(row.kind().label).append(" | ")
                     .append(Scenario.E.inFlight(row.kind(), context.scale())).append(" | ");
+            if (!Scenario.E.measures(row.kind())) {
+                table.append("not run: the CRT client's native HTTP stack cannot reach the in-process fakes"
+                        + " | | | | | | | | | |\n");
+                continue;
+            }
             if (!row.measured()) {
                 table.append("failed: ").append(row.failure()).append(" | | | | | | | | | |\n");
                 continue;
@@ -337,7 +342,7 @@ final class Report {
         Row tm = row(scenario, StrategyKind.TRANSFER_MANAGER);
         for (StrategyKind kind : StrategyKind.values()) {
             Row row = row(scenario, kind);
-            if (!kind.library) {
+            if (!kind.library || !scenario.measures(kind)) {
                 continue;
             }
             if (!row.measured()) {
