@@ -65,7 +65,10 @@ abstract class Payload {
 
     abstract AsyncRequestBody asyncBody(Executor reads, Cancellables tasks);
 
-    /** The file this body is, whole, from its first byte to its end; empty for a slice, bytes or a stream. */
+    /**
+     * The file this body is, whole, from its first byte to its end; empty for a slice, an empty file, bytes or a
+     * stream.
+     */
     Optional<Path> wholeFile() {
         return Optional.empty();
     }
@@ -104,7 +107,7 @@ abstract class Payload {
 
             @Override
             Optional<Path> wholeFile() {
-                return offset == 0 && last ? Optional.of(file) : Optional.empty();
+                return offset == 0 && last && length() > 0 ? Optional.of(file) : Optional.empty();
             }
 
             @Override
