@@ -423,10 +423,33 @@ final class Report {
                 : f("plain threads ran in the calibration (not interleaved with the strategies), at %d in flight "
                         + "against this strategy's %d", scenario == Scenario.A ? Scenario.A_FILES
                                 : Scenario.B_CONCURRENCY, scenario.inFlight(row.kind(), context.scale()));
+        why += cpuCause(row);
         return Verdict.of(label(scenario) + ": no slower than the best of plain threads, source 000's pool and both "
                         + "Transfer Managers", row.kind().label,
                 f("%.2f s vs %.2f s (%s), %.2fx", median, best, bestName, median / best), median <= best)
                 .ifMissed(f("%.0f ms (%.1f%%)", (median - best) * 1e3, (median / best - 1) * 100), why);
+    }
+
+    /**
+     * Where this strategy's client used more CPU than the leanest interleaved anchor: on a machine whose cores the
+     * client, the server and the proxy share, CPU the client spends is time the server does not get.
+     */
+    private String cpuCause(Row row) {
+        Row leanest = null;
+        for (StrategyKind kind : List.of(StrategyKind.COMPLETABLE_FUTURE, StrategyKind.TRANSFER_MANAGER,
+                StrategyKind.TRANSFER_MANAGER_CRT)) {
+            Row other = row(row.scenario(), kind);
+            if (other.measured() && (leanest == null || other.median("cpuMs") < leanest.median("cpuMs"))) {
+                leanest = other;
+            }
+        }
+        if (leanest == null || !(row.median("cpuMs") > leanest.median("cpuMs"))) {
+            return "";
+        }
+        int uploads = row.scenario() == Scenario.A ? Scenario.A_FILES : context.scale().bFiles();
+        return f("; client CPU %.2f s a run against %.2f s for the %s (%.0f us more per upload), on cores the"
+                + " server and the proxy share", row.median("cpuMs") / 1e3, leanest.median("cpuMs") / 1e3,
+                leanest.kind().shortLabel, (row.median("cpuMs") - leanest.median("cpuMs")) * 1e3 / uploads);
     }
 
     private void bandwidthVerdicts(Row row, List<Verdict> verdicts) {
