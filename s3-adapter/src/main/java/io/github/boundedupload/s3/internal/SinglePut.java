@@ -53,6 +53,9 @@ final class SinglePut {
         }
         // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
         // held can arrive late). Look; when nothing is there, look once more after the settle time.
+        if (!sent.readByClient()) {
+            return lookFor(sent, failure, true); // the checksum of what went out was taken as it went
+        }
         return u.ops.read(() -> {
             sent.checksumOfFile();
             return sent;
