@@ -2,6 +2,7 @@ package io.github.boundedupload;
 
 import io.github.boundedupload.spi.ConcurrencyLimit;
 import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,6 +94,7 @@ public final class UploaderConfig {
     private final List<UploadListener> listeners;
     private final KeyStrategy keyStrategy;
     private final @Nullable ConcurrencyLimit concurrencyLimit;
+    private final @Nullable UploadJournal journal;
 
     private UploaderConfig(Builder b) {
         this.name = b.name;
@@ -116,6 +118,7 @@ public final class UploaderConfig {
         this.listeners = List.copyOf(b.listeners);
         this.keyStrategy = b.keyStrategy;
         this.concurrencyLimit = b.concurrencyLimit;
+        this.journal = b.journal;
     }
 
     /**
@@ -357,6 +360,17 @@ public final class UploaderConfig {
         return Optional.ofNullable(concurrencyLimit);
     }
 
+    /**
+     * The journal that records batches durably, if one is set: what a batch stored is then removed even when the
+     * process dies before the batch settles, and {@code uploadAll} keeps a batch in the caller's transaction where the
+     * journal supports one.
+     *
+     * @return the journal, or empty to undo failed batches from memory only
+     */
+    public Optional<UploadJournal> journal() {
+        return Optional.ofNullable(journal);
+    }
+
     @Override
     public String toString() {
         return "UploaderConfig[name=" + name + ", maxConcurrentUploads=" + maxConcurrentUploads
@@ -368,7 +382,8 @@ public final class UploaderConfig {
                 + ", shutdownGracePeriod=" + shutdownGracePeriod + ", stopTimeout=" + stopTimeout
                 + ", rollbackDeadline=" + rollbackDeadline + ", failurePolicy=" + failurePolicy
                 + ", executor=" + (executor == null ? executorType : "supplied")
-                + (concurrencyLimit == null ? "" : ", concurrencyLimit=" + concurrencyLimit) + "]";
+                + (concurrencyLimit == null ? "" : ", concurrencyLimit=" + concurrencyLimit)
+                + (journal == null ? "" : ", journal=" + journal) + "]";
     }
 
     /**
@@ -397,6 +412,7 @@ public final class UploaderConfig {
         private final List<UploadListener> listeners = new ArrayList<>();
         private KeyStrategy keyStrategy = KeyStrategy.datedUuid("");
         private @Nullable ConcurrencyLimit concurrencyLimit;
+        private @Nullable UploadJournal journal;
 
         private Builder() {
         }
@@ -423,6 +439,7 @@ public final class UploaderConfig {
             listeners.addAll(c.listeners);
             keyStrategy = c.keyStrategy;
             concurrencyLimit = c.concurrencyLimit;
+            journal = c.journal;
         }
 
         /**
@@ -655,6 +672,17 @@ public final class UploaderConfig {
          */
         public Builder concurrencyLimit(@Nullable ConcurrencyLimit limit) {
             this.concurrencyLimit = limit;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#journal()}, such as {@code io.github.boundedupload.jdbc.JdbcUploadJournal}.
+         *
+         * @param journal the journal, or {@code null} to undo failed batches from memory only
+         * @return this builder
+         */
+        public Builder journal(@Nullable UploadJournal journal) {
+            this.journal = journal;
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadStuckException;
@@ -13,6 +14,7 @@ import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadJournal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,6 +55,14 @@ final class Batch {
     private final int window;
     private final @Nullable LinkedBlockingQueue<Runnable> callerQueue;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
+    /** The batch in the journal, if the uploader has one. */
+    private final UploadJournal.@Nullable Entry journal;
+    /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link #keep()}), on its own thread. */
+    private final boolean keepOnCaller;
+    /** Once finished: the keys the result keeps, or null when it keeps nothing. */
+    private volatile @Nullable List<String> kept;
+    /** Whether a rollback delete was given up: the journal must then remove the batch's keys itself. */
+    boolean deletesAbandoned;
     // Guarded by the engine's lock:
     private final UploadResult[] results;
     private final Attempt.@Nullable Cancel[] cancels;
@@ -76,8 +86,10 @@ final class Batch {
     private boolean deadlineFired;
 
     Batch(Engine engine, BatchEvent event, BatchCheck checked, ContextPropagator.Captured context, long submitted,
-            boolean callerRuns) {
+            boolean callerRuns, UploadJournal.@Nullable Entry journal, boolean keepOnCaller) {
         this.engine = engine;
+        this.journal = journal;
+        this.keepOnCaller = keepOnCaller;
         this.event = event;
         this.attachments = checked.attachments;
         this.keys = checked.keys;
@@ -255,6 +267,11 @@ final class Batch {
         engine.running.remove(this);
         engine.changed.signalAll();
         BatchResult result = new BatchResult(Arrays.asList(results.clone()));
+        if (journal != null && !engine.policy.fails(result)) {
+            List<String> stored = new ArrayList<>();
+            result.storedObjects().forEach(object -> stored.add(object.key()));
+            kept = stored.isEmpty() ? null : List.copyOf(stored);
+        }
         Throwable cause = firstFailure < 0 ? null : results[firstFailure].failure().orElse(null);
         effects.add(() -> Engine.inContext(context, () -> complete(result, cause)));
         checkSettled(effects);
@@ -266,12 +283,60 @@ final class Batch {
             return;
         }
         settled = true;
+        UploadJournal.Entry entry = journal;
+        if (entry != null && kept == null) {
+            boolean confirmed = !deletesAbandoned;
+            effects.add(() -> forget(entry, event, confirmed ? null
+                    : new UploadException("a delete that undoes it was given up", null)));
+        }
         engine.dispatcher.releaseKeys(this);
         engine.dispatcher.dispatch(effects);
         engine.changed.signalAll();
     }
 
+    /**
+     * Tells the journal the batch keeps nothing: with a {@code failure} (a delete given up, or the batch never
+     * admitted after all), the journal removes its keys itself. Never throws: the journal's lease covers a failure.
+     */
+    static void forget(UploadJournal.Entry entry, BatchEvent event, @Nullable Throwable failure) {
+        try {
+            entry.settled(failure == null);
+        } catch (RuntimeException e) {
+            Engine.LOG.error("uploader '{}': could not settle {} in the upload journal; the journal removes its keys"
+                    + " when its lease ends: {}", event.uploaderName(), event, Names.describe(e));
+        }
+    }
+
+    /**
+     * Keeps what the batch stored, in the journal if there is one; on {@code uploadAll}'s caller, so that a journal
+     * can write it in the caller's transaction.
+     *
+     * @throws UploadException when the journal cannot keep the batch: it removes the objects itself
+     */
+    void keep() {
+        List<String> keys = kept;
+        UploadJournal.Entry entry = journal;
+        if (entry == null || keys == null) {
+            return;
+        }
+        try {
+            entry.keep(keys);
+        } catch (RuntimeException e) {
+            throw new UploadException(event + " stored its attachments, but the upload journal could not keep them,"
+                    + " so it removes them again: " + Names.describe(e), e);
+        }
+    }
+
     private void complete(BatchResult result, @Nullable Throwable cause) {
+        if (!keepOnCaller) {
+            try {
+                keep();
+            } catch (UploadException e) {
+                engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+                done.completeExceptionally(e);
+                return;
+            }
+        }
         engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
         if (engine.policy.fails(result)) {
             done.completeExceptionally(new BatchFailedException(engine.name, result, cause));

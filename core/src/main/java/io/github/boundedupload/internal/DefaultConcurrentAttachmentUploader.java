@@ -11,6 +11,8 @@ import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.UploadJournal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -48,9 +50,10 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         if (attachments.isEmpty()) {
             return EMPTY;
         }
-        Batch batch = submit(attachments);
+        Batch batch = submit(attachments, true);
+        BatchResult result;
         try {
-            return batch.done.get();
+            result = batch.done.get();
         } catch (InterruptedException e) {
             batch.cancel(new CancellationException("the thread waiting for the batch was interrupted"));
             Thread.currentThread().interrupt();
@@ -59,6 +62,8 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         }
+        batch.keep();
+        return result;
     }
 
     @Override
@@ -68,7 +73,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             if (attachments.isEmpty()) {
                 return CompletableFuture.completedFuture(EMPTY);
             }
-            Batch batch = submit(attachments);
+            Batch batch = submit(attachments, false);
             batch.done.whenComplete((result, failure) -> {
                 if (batch.done.isCancelled()) {
                     batch.cancel(new CancellationException("the batch's future was cancelled"));
@@ -110,12 +115,17 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
 
     // ---- admission ------------------------------------------------------------------------------------------
 
-    private Batch submit(List<Attachment> attachments) {
+    /**
+     * Checks, journals and admits a batch. With {@code keepOnCaller}, the caller keeps the batch in the journal
+     * ({@link Batch#keep()}) on its own thread once it has the result.
+     */
+    private Batch submit(List<Attachment> attachments, boolean keepOnCaller) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
         long submitted = System.nanoTime();
         BatchCheck checked = BatchCheck.of(attachments, engine.config);
         int size = checked.attachments.size();
         BatchEvent event = new BatchEvent(engine.name, batchIds.incrementAndGet(), size);
+        UploadJournal.@Nullable Entry entry = begin(event, checked);
         Effects effects = new Effects();
         Batch batch = null;
         UploaderSaturatedException rejected = null;
@@ -129,13 +139,22 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                 rejected = new UploaderSaturatedException(engine.name, size, engine.queued,
                         engine.config.maxQueuedUploads(), engine.config.rejectionPolicy());
             } else {
-                batch = new Batch(engine, event, checked, context, submitted, verdict == Admission.Verdict.ON_CALLER);
+                batch = new Batch(engine, event, checked, context, submitted, verdict == Admission.Verdict.ON_CALLER,
+                        entry, keepOnCaller);
                 batch.admit(effects);
             }
+        } catch (RuntimeException e) {
+            if (entry != null) {
+                Batch.forget(entry, event, e);
+            }
+            throw e;
         } finally {
             engine.lock.unlock();
         }
         if (batch == null) {
+            if (entry != null) {
+                Batch.forget(entry, event, null);
+            }
             UploaderSaturatedException exception = Objects.requireNonNull(rejected);
             Engine.inContext(context, () -> engine.listener.batchRejected(event, exception));
             throw exception;
@@ -145,6 +164,21 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             batch.drainOnCaller();
         }
         return batch;
+    }
+
+    /** Records the batch in the journal, if there is one, before anything is written; failing refuses the batch. */
+    private UploadJournal.@Nullable Entry begin(BatchEvent event, BatchCheck checked) {
+        UploadJournal journal = engine.config.journal().orElse(null);
+        if (journal == null) {
+            return null;
+        }
+        Duration maxRunTime = engine.config.batchTimeout().plus(engine.config.stopTimeout().multipliedBy(2));
+        try {
+            return Objects.requireNonNull(journal.begin(event, List.of(checked.keys), maxRunTime), "journal entry");
+        } catch (RuntimeException e) {
+            throw new UploadException("could not record " + event + " in the upload journal, so nothing of it was"
+                    + " started: " + (e instanceof UploadException ? e.getMessage() : Names.describe(e)), e);
+        }
     }
 
     // ---- shutdown -------------------------------------------------------------------------------------------

@@ -126,6 +126,7 @@ final class Rollbacks {
 
     private void giveUp(DeleteCall call, Throwable failure, Effects effects) {
         pending--;
+        call.batch.deletesAbandoned = true;
         call.batch.background--;
         Engine.LOG.error("uploader '{}': gave up deleting {} to undo {} after {} tries{}; the storage may still hold"
                 + " what it stored there, and something else must remove it: {}", engine.name, Names.quote(call.key),

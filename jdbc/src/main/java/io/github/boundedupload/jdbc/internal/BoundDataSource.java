@@ -1,0 +1,118 @@
+package io.github.boundedupload.jdbc.internal;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The data source db-scheduler is given: while {@link #with} runs on a thread, the scheduler's calls on that thread use
+ * the journal's connection, and so its transaction (db-scheduler neither commits nor closes a connection whose
+ * auto-commit is off: it closes this one, which does nothing). Otherwise, the application's data source.
+ */
+public final class BoundDataSource implements DataSource {
+
+    /** Work on a connection that may fail. */
+    @FunctionalInterface
+    public interface Work<T> {
+        /**
+         * Runs.
+         *
+         * @return a value
+         * @throws SQLException when the database fails
+         */
+        T run() throws SQLException;
+    }
+
+    private final DataSource target;
+    private final ThreadLocal<@Nullable Connection> bound = new ThreadLocal<>();
+
+    public BoundDataSource(DataSource target) {
+        this.target = target;
+    }
+
+    /** Runs {@code work} with the scheduler's calls on this thread going to {@code connection}. */
+    public <T> T with(Connection connection, Work<T> work) throws SQLException {
+        Connection before = bound.get();
+        bound.set(unclosable(connection));
+        try {
+            return work.run();
+        } finally {
+            if (before == null) {
+                bound.remove();
+            } else {
+                bound.set(before);
+            }
+        }
+    }
+
+    private static Connection unclosable(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "close":
+                            return null;
+                        case "isClosed":
+                            return false;
+                        default:
+                            try {
+                                return method.invoke(connection, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                    }
+                });
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        Connection connection = bound.get();
+        return connection != null ? connection : target.getConnection();
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+        Connection connection = bound.get();
+        return connection != null ? connection : target.getConnection(username, password);
+    }
+
+    @Override
+    public @Nullable PrintWriter getLogWriter() throws SQLException {
+        return target.getLogWriter();
+    }
+
+    @Override
+    public void setLogWriter(@Nullable PrintWriter out) throws SQLException {
+        target.setLogWriter(out);
+    }
+
+    @Override
+    public void setLoginTimeout(int seconds) throws SQLException {
+        target.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public int getLoginTimeout() throws SQLException {
+        return target.getLoginTimeout();
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return target.getParentLogger();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+        return target.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) throws SQLException {
+        return target.isWrapperFor(type);
+    }
+}

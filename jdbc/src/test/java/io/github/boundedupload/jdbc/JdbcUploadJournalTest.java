@@ -1,0 +1,272 @@
+package io.github.boundedupload.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.BatchFailedException;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.spi.UploadRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal on H2 with the local-disk storage: keeping in the caller's transaction, removal after a rollback, after
+ * deletes the uploader gave up, and after a process that never came back; refusal of a key an unsettled batch holds.
+ * (The same against PostgreSQL and S3, with real crashes, is in the integration tests.)
+ */
+class JdbcUploadJournalTest {
+
+    @TempDir
+    Path root;
+
+    private JdbcDataSource database;
+    private FlakyStorage storage;
+    private final List<AutoCloseable> closeLast = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws IOException {
+        database = new JdbcDataSource();
+        database.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        storage = new FlakyStorage(new LocalFileUploader(root));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = closeLast.size() - 1; i >= 0; i--) {
+            closeLast.get(i).close();
+        }
+    }
+
+    private JdbcUploadJournal journal(String instance) {
+        JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName(instance)
+                .createTables(true).keepMargin(Duration.ZERO).pollingInterval(Duration.ofMillis(200))
+                .retryPauses(Duration.ofMillis(20), Duration.ofMillis(100)).failingAfter(3).build();
+        closeLast.add(journal);
+        return journal;
+    }
+
+    private ConcurrentAttachmentUploader uploader(UploadJournal journal) {
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .journal(journal).batchTimeout(Duration.ofSeconds(1)).stopTimeout(Duration.ofMillis(200))
+                .rollbackDeadline(Duration.ofMillis(100)).build());
+        closeLast.add(uploader);
+        return uploader;
+    }
+
+    private static List<Attachment> files(int n) {
+        List<Attachment> attachments = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            attachments.add(Attachment.of("photo-" + i + ".jpg", ("photo " + i).getBytes(StandardCharsets.UTF_8)));
+        }
+        return attachments;
+    }
+
+    private List<Path> stored() throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+                    .toList();
+        }
+    }
+
+    @Test
+    void aBatchKeptInACommittedTransactionStaysAndLeavesNothingInTheJournal() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        try (Connection tx = database.getConnection()) {
+            tx.setAutoCommit(false);
+            BatchResult result = JdbcUploadJournal.inTransaction(tx, () -> uploader.uploadAll(files(3)));
+            assertThat(result.allStored()).isTrue();
+            tx.commit();
+        }
+        assertThat(stored()).hasSize(3);
+        JournalStatus status = journal.status();
+        assertThat(status.unsettledBatches()).isZero();
+        assertThat(status.oldestUnsettled()).isEmpty();
+    }
+
+    @Test
+    void aBatchWhoseTransactionRollsBackIsRemovedWhenItsLeaseEnds() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        try (Connection tx = database.getConnection()) {
+            tx.setAutoCommit(false);
+            JdbcUploadJournal.inTransaction(tx, () -> uploader.uploadAll(files(3)));
+            assertThat(stored()).hasSize(3);
+            tx.rollback();
+        }
+        assertThat(journal.status().unsettledBatches()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(stored()).isEmpty();
+            assertThat(journal.status().unsettledBatches()).isZero();
+        });
+        assertThat(journal.status().compensationsCompleted()).isEqualTo(1);
+    }
+
+    @Test
+    void outsideATransactionASucceededBatchIsKeptAtOnce() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        assertThat(uploader.uploadAllAsync(files(2)).join().allStored()).isTrue();
+        assertThat(uploader.uploadAll(files(2)).allStored()).isTrue();
+        assertThat(journal.status().unsettledBatches()).isZero();
+        assertThat(stored()).hasSize(4);
+    }
+
+    @Test
+    void deletesTheUploaderGaveUpAreRetriedByTheJournalUntilTheStorageConfirms() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        storage.failUploadsNamed("photo-2.jpg");
+        storage.deletesFail.set(true);
+        assertThatThrownBy(() -> uploader.uploadAll(files(3))).isInstanceOf(BatchFailedException.class);
+        // The uploader's own rollback gave up (its deadline is 100 ms): the journal holds the batch, retrying.
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JournalStatus status = journal.status();
+            assertThat(status.compensationsPending()).isEqualTo(1);
+            assertThat(status.compensationsFailing()).isEqualTo(1);
+            assertThat(status.failing()).singleElement().asString().contains("storage unreachable");
+        });
+        assertThat(stored()).isNotEmpty();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JournalMeters(journal, Duration.ZERO).bindTo(registry);
+        assertThat(registry.get("bounded.upload.journal.compensations.failing").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("bounded.upload.journal.compensations.retried").functionCounter().count())
+                .isGreaterThanOrEqualTo(3);
+
+        storage.deletesFail.set(false);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(stored()).isEmpty();
+            assertThat(journal.status().unsettledBatches()).isZero();
+        });
+        assertThat(registry.get("bounded.upload.journal.batches.unsettled").gauge().value()).isZero();
+        assertThat(registry.get("bounded.upload.journal.compensations.completed").functionCounter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aBatchBegunByAnInstanceThatNeverCameBackIsRemovedByAnother() throws Exception {
+        JdbcUploadJournal gone = journal("gone");
+        String key = "left/behind.txt";
+        // What a process does before it dies: the journal entry, then the object; then nothing.
+        gone.begin(new BatchEvent("app", 1, 1), List.of(key), Duration.ofMillis(100));
+        storage.upload(request(key));
+        gone.close();
+        assertThat(stored()).hasSize(1);
+
+        JdbcUploadJournal alive = journal("alive");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(stored()).isEmpty();
+            assertThat(alive.status().unsettledBatches()).isZero();
+        });
+    }
+
+    @Test
+    void aKeyAnUnsettledBatchHoldsIsRefusedBeforeAnythingIsWritten() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        journal.begin(new BatchEvent("app", 1, 1), List.of("avatars/42.png"), Duration.ofMinutes(5));
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        Attachment same = Attachment.builder("avatar.png", AttachmentContent.ofBytes(new byte[] {1}))
+                .key("avatars/42.png").build();
+        assertThatThrownBy(() -> uploader.uploadAll(List.of(files(1).get(0), same)))
+                .isInstanceOf(UploadException.class)
+                .hasMessageContaining("nothing of it was started")
+                .hasMessageContaining("'avatars/42.png' belongs to a batch that is not settled");
+        assertThat(stored()).isEmpty();
+        assertThat(journal.status().unsettledBatches()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchCannotBeKeptOnceItsLeaseEndedAndItIsBeingRemoved() throws Exception {
+        JdbcUploadJournal journal = journal("one");
+        String key = "late/keep.txt";
+        UploadJournal.Entry entry = journal.begin(new BatchEvent("app", 1, 1), List.of(key),
+                Duration.ofMillis(1));
+        storage.upload(request(key));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(stored()).isEmpty());
+        assertThatThrownBy(() -> entry.keep(List.of(key))).isInstanceOf(UploadException.class)
+                .hasMessageContaining("its lease ended before it was kept");
+    }
+
+    @Test
+    void everySchemaScriptHasTheJournalsTables() throws SQLException {
+        for (String script : List.of("schema-postgresql.sql", "schema-mysql.sql", "schema-h2.sql")) {
+            assertThat(JdbcUploadJournal.class.getResource(script)).as(script).isNotNull();
+        }
+        journal("one");
+        journal("two"); // creating again finds the tables there
+        try (Connection c = database.getConnection();
+                var tables = c.getMetaData().getTables(null, null, "BOUNDED_UPLOAD_%", null)) {
+            List<String> names = new ArrayList<>();
+            while (tables.next()) {
+                names.add(tables.getString("TABLE_NAME"));
+            }
+            assertThat(names).containsExactlyInAnyOrder("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_KEY",
+                    "BOUNDED_UPLOAD_TASK");
+        }
+    }
+
+    private static UploadRequest request(String key) {
+        return UploadRequest.of(key, Attachment.of("x.txt", "x".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The local disk, with uploads of chosen names and every delete failing on demand. */
+    static final class FlakyStorage implements FileUploader {
+        private final FileUploader target;
+        final AtomicBoolean deletesFail = new AtomicBoolean();
+        private volatile String failing = "";
+        final AtomicInteger deleteTries = new AtomicInteger();
+
+        FlakyStorage(FileUploader target) {
+            this.target = target;
+        }
+
+        void failUploadsNamed(String name) {
+            failing = name;
+        }
+
+        @Override
+        public StoredObject upload(UploadRequest request) throws IOException {
+            if (request.attachment().fileName().equals(failing)) {
+                throw new IOException("refused " + failing);
+            }
+            return target.upload(request);
+        }
+
+        @Override
+        public void delete(String key) throws IOException {
+            deleteTries.incrementAndGet();
+            if (deletesFail.get()) {
+                throw new IOException("storage unreachable");
+            }
+            target.delete(key);
+        }
+    }
+}
