@@ -19,13 +19,17 @@ import org.springframework.context.annotation.Import;
  * {@code close()} once running batches have finished. An {@link java.util.concurrent.Executor} bean named
  * {@value #EXECUTOR_BEAN_NAME} replaces it; the application then owns that executor and its shutdown.
  */
-// After Spring Cloud AWS, so that its S3Client is the application's client that the S3 storage uses.
-@AutoConfiguration(afterName = "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration")
+// After Spring Cloud AWS, so that its S3Client is the application's client that the S3 storage uses; after the
+// DataSource (Spring Boot 4's name, then 3's), which the upload journal uses.
+@AutoConfiguration(afterName = { "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration",
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+    "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" })
 @ConditionalOnClass(ConcurrentAttachmentUploader.class)
 @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX, name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(BoundedUploadProperties.class)
 // Storage configurations come first, in order of preference, so that the uploader finds the one that applied.
-@Import({ S3StorageConfiguration.class, LocalStorageConfiguration.class, UploaderConfiguration.class })
+@Import({ S3StorageConfiguration.class, LocalStorageConfiguration.class, JournalConfiguration.class,
+    UploaderConfiguration.class })
 public final class BoundedUploadAutoConfiguration {
 
     /** The name of an {@link java.util.concurrent.Executor} bean that replaces the uploader's own threads. */

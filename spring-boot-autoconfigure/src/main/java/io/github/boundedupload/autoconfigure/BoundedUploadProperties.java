@@ -154,6 +154,9 @@ public class BoundedUploadProperties implements Validator {
     @NestedConfigurationProperty
     private final S3Properties s3 = new S3Properties();
 
+    @NestedConfigurationProperty
+    private final JournalProperties journal = new JournalProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -316,6 +319,10 @@ public class BoundedUploadProperties implements Validator {
 
     public S3Properties getS3() {
         return s3;
+    }
+
+    public JournalProperties getJournal() {
+        return journal;
     }
 
     @Override

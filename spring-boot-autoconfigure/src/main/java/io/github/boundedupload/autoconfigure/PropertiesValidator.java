@@ -52,6 +52,31 @@ final class PropertiesValidator {
         if (properties.getS3().getBucket() != null) {
             validate(properties.getS3(), errors);
         }
+        if (properties.getJournal().isEnabled()) {
+            validate(properties.getJournal(), errors);
+        }
+    }
+
+    private static void validate(JournalProperties journal, Errors errors) {
+        if (journal.getKeepMargin().isNegative()) {
+            errors.rejectValue("journal.keepMargin", "invalid", "must be zero or more, was " + journal.getKeepMargin());
+        }
+        if (journal.getPollingInterval().isNegative() || journal.getPollingInterval().isZero()) {
+            errors.rejectValue("journal.pollingInterval", "invalid", "must be a positive duration, was "
+                    + journal.getPollingInterval());
+        }
+        if (journal.getFailingAfter() < 1) {
+            errors.rejectValue("journal.failingAfter", "invalid", "must be at least 1, was "
+                    + journal.getFailingAfter());
+        }
+        if (journal.getThreads() < 1) {
+            errors.rejectValue("journal.threads", "invalid", "must be at least 1, was " + journal.getThreads());
+        }
+        String instance = journal.getInstanceName();
+        if (instance != null && (instance.isBlank() || instance.length() > 50)) {
+            errors.rejectValue("journal.instanceName", "invalid", "must be 1 to 50 characters, was '" + instance
+                    + "'");
+        }
     }
 
     private static void validate(S3Properties s3, Errors errors) {

@@ -23,8 +23,10 @@ class SpringBoot3HealthConfiguration {
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
-            ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck) {
-        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique(), storageCheck.getIfUnique());
+            ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck,
+            ObjectProvider<JournalCheck> journalCheck) {
+        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique(), storageCheck.getIfUnique(),
+                journalCheck.getIfUnique());
         return () -> {
             UploaderHealth.Report report = health.check();
             return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();

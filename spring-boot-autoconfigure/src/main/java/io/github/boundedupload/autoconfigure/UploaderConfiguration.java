@@ -7,6 +7,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +49,8 @@ class UploaderConfiguration {
     UploaderConfig boundedUploadConfig(BoundedUploadProperties properties, Environment environment,
             ContextPropagator contextPropagator, KeyStrategy keyStrategy,
             @Qualifier(BoundedUploadAutoConfiguration.EXECUTOR_BEAN_NAME) ObjectProvider<Executor> executor,
-            ObjectProvider<UploadListener> listeners, ObjectProvider<UploaderConfigCustomizer> customizers,
+            ObjectProvider<UploadListener> listeners, ObjectProvider<UploadJournal> journal,
+            ObjectProvider<UploaderConfigCustomizer> customizers,
             ConfigurableListableBeanFactory beanFactory) {
         Executor own = executor.getIfAvailable();
         if (own != null) {
@@ -59,7 +61,8 @@ class UploaderConfiguration {
                 .executorType(executorType(properties, environment))
                 .executor(own)
                 .contextPropagator(contextPropagator)
-                .keyStrategy(keyStrategy);
+                .keyStrategy(keyStrategy)
+                .journal(journal.getIfUnique());
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return UploaderSetupException.afterCustomizers("configuration is invalid", "UploaderConfigCustomizer",

@@ -24,16 +24,20 @@ final class UploaderHealth {
 
     private final ConcurrentAttachmentUploader uploader;
     private final @Nullable StorageCheck storageCheck;
+    private final @Nullable JournalCheck journalCheck;
 
     /**
      * @param uploader the uploader
      * @param storage the application's single storage bean, if any: a {@link LocalFileUploader} gets its directory
      *        checked (the uploader does not reveal its storage, so the bean is the best evidence there is)
      * @param storageCheck the check of a storage configured here (S3), if any; it wins over the storage bean's
+     * @param journalCheck the upload journal's state, if there is a journal: details only (its compensations are
+     *        retried until they succeed, and an instance restarted for them could not help)
      */
     UploaderHealth(ConcurrentAttachmentUploader uploader, @Nullable Object storage,
-            @Nullable StorageCheck storageCheck) {
+            @Nullable StorageCheck storageCheck, @Nullable JournalCheck journalCheck) {
         this.uploader = uploader;
+        this.journalCheck = journalCheck;
         this.storageCheck = storageCheck != null ? storageCheck
                 : storage instanceof LocalFileUploader ? directoryCheck(((LocalFileUploader) storage).root()) : null;
     }
@@ -78,6 +82,9 @@ final class UploaderHealth {
         boolean up = !stats.closed();
         if (storageCheck != null) {
             up &= storageCheck.check(details);
+        }
+        if (journalCheck != null) {
+            journalCheck.addTo(details);
         }
         return new Report(up, details);
     }

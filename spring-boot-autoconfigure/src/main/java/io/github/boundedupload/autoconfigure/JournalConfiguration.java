@@ -1,0 +1,105 @@
+package io.github.boundedupload.autoconfigure;
+
+import io.github.boundedupload.jdbc.JdbcUploadJournal;
+import io.github.boundedupload.jdbc.JournalMeters;
+import io.github.boundedupload.jdbc.JournalStatus;
+import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadJournal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The upload journal, when {@code bounded-upload.journal.enabled=true}: a {@link JdbcUploadJournal} on the
+ * application's {@code DataSource}, writing "keep" in the calling Spring transaction, removing what the same storage
+ * the uploader uses stored; its meters and health details.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = { "io.github.boundedupload.jdbc.JdbcUploadJournal",
+    "org.springframework.jdbc.datasource.DataSourceUtils" })
+@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".journal", name = "enabled")
+class JournalConfiguration {
+
+    static final String JOURNAL_BEAN_NAME = "boundedUploadJournal";
+
+    /** Closed after the uploader (which uses it through its configuration), before the storage and the data source. */
+    @Bean(name = JOURNAL_BEAN_NAME, destroyMethod = "close")
+    @ConditionalOnMissingBean(UploadJournal.class)
+    JdbcUploadJournal boundedUploadJournal(BoundedUploadProperties properties, ObjectProvider<DataSource> dataSource,
+            ObjectProvider<FileUploader> fileUploader, ObjectProvider<AsyncFileUploader> asyncFileUploader) {
+        DataSource database = dataSource.getIfUnique();
+        if (database == null) {
+            throw new UploaderSetupException("bounded-upload.journal.enabled is true, but the application has no"
+                    + " single DataSource for the journal.", "Configure a DataSource (spring.datasource.*), mark one"
+                    + " @Primary, or define the UploadJournal bean yourself.");
+        }
+        JournalProperties settings = properties.getJournal();
+        AsyncFileUploader async = asyncFileUploader.getIfUnique();
+        FileUploader blocking = fileUploader.getIfUnique();
+        JdbcUploadJournal.Builder builder;
+        if (async != null) {
+            builder = JdbcUploadJournal.builder(database, async);
+        } else if (blocking != null) {
+            builder = JdbcUploadJournal.builder(database, blocking);
+        } else {
+            throw new UploaderSetupException("The upload journal needs the uploader's single storage, and found"
+                    + " none.", "Define a single FileUploader or AsyncFileUploader bean, or mark one @Primary.");
+        }
+        builder.callerTransaction(new SpringCallerTransaction(database))
+                .createTables(settings.isCreateTables())
+                .keepMargin(settings.getKeepMargin())
+                .pollingInterval(settings.getPollingInterval())
+                .failingAfter(settings.getFailingAfter())
+                .threads(settings.getThreads());
+        String instance = settings.getInstanceName();
+        if (instance != null) {
+            builder.instanceName(instance);
+        }
+        try {
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new UploaderSetupException("The upload journal's settings are invalid: " + e.getMessage(),
+                    "Fix the bounded-upload.journal.* property it names.", e);
+        }
+    }
+
+    @Bean
+    JournalCheck boundedUploadJournalCheck(JdbcUploadJournal journal) {
+        return details -> {
+            Map<String, Object> journalDetails = new LinkedHashMap<>();
+            try {
+                JournalStatus status = journal.status();
+                journalDetails.put("unsettledBatches", status.unsettledBatches());
+                journalDetails.put("oldestUnsettledSeconds",
+                        status.oldestUnsettled().map(age -> age.toSeconds()).orElse(0L));
+                journalDetails.put("compensationsPending", status.compensationsPending());
+                // Still retried; a health check that failed for them would restart instances that cannot help.
+                journalDetails.put("compensationsFailing", status.compensationsFailing());
+                if (!status.failing().isEmpty()) {
+                    journalDetails.put("failing", status.failing());
+                }
+            } catch (RuntimeException e) {
+                journalDetails.put("error", "cannot read the journal: " + e.getMessage());
+            }
+            details.put("journal", journalDetails);
+        };
+    }
+
+    /** The journal's meters, bound by Spring Boot's metrics support like every {@code MeterBinder} bean. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+    static class Meters {
+
+        @Bean
+        JournalMeters boundedUploadJournalMeters(JdbcUploadJournal journal) {
+            return new JournalMeters(journal);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.github.boundedupload.autoconfigure;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Settings of the upload journal ({@code bounded-upload-jdbc} on the class path, and a {@code DataSource}): what a
+ * batch stored is removed after a crash, an outage, or a rollback of the Spring-managed transaction that called
+ * {@code uploadAll}, by whichever instance of the application is alive.
+ */
+public class JournalProperties {
+
+    /**
+     * Whether to record batches in the application's database (its DataSource) before their first byte, and keep them
+     * in the calling Spring transaction: the objects stay if, and only if, it commits.
+     */
+    private boolean enabled;
+
+    /**
+     * Whether to create the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task) when they
+     * do not exist, on PostgreSQL, MySQL or H2. Turn it off when migrations create them (the scripts are in
+     * bounded-upload-jdbc, beside JdbcUploadJournal).
+     */
+    private boolean createTables = true;
+
+    /** This instance's name among the application's instances; by default the host name and process id. */
+    private @Nullable String instanceName;
+
+    /**
+     * Added to a batch's longest run time (batch timeout plus two stop timeouts) for its lease: the time its caller has
+     * to commit. A batch not kept when its lease ends is removed.
+     */
+    private Duration keepMargin = Duration.ofMinutes(1);
+
+    /** How often expired leases and due compensations are looked for. */
+    private Duration pollingInterval = Duration.ofSeconds(10);
+
+    /** Tries in a row after which a compensation counts as failing (health details, meters); it is still retried. */
+    private int failingAfter = 5;
+
+    /** Threads that run compensations on this instance. */
+    private int threads = 2;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public boolean isCreateTables() {
+        return createTables;
+    }
+
+    public void setCreateTables(boolean createTables) {
+        this.createTables = createTables;
+    }
+
+    public @Nullable String getInstanceName() {
+        return instanceName;
+    }
+
+    public void setInstanceName(@Nullable String instanceName) {
+        this.instanceName = instanceName;
+    }
+
+    public Duration getKeepMargin() {
+        return keepMargin;
+    }
+
+    public void setKeepMargin(Duration keepMargin) {
+        this.keepMargin = keepMargin;
+    }
+
+    public Duration getPollingInterval() {
+        return pollingInterval;
+    }
+
+    public void setPollingInterval(Duration pollingInterval) {
+        this.pollingInterval = pollingInterval;
+    }
+
+    public int getFailingAfter() {
+        return failingAfter;
+    }
+
+    public void setFailingAfter(int failingAfter) {
+        this.failingAfter = failingAfter;
+    }
+
+    public int getThreads() {
+        return threads;
+    }
+
+    public void setThreads(int threads) {
+        this.threads = threads;
+    }
+}

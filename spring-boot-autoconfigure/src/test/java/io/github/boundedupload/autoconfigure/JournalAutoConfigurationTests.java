@@ -1,0 +1,130 @@
+package io.github.boundedupload.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.jdbc.JdbcUploadJournal;
+import io.github.boundedupload.jdbc.JournalMeters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@code bounded-upload.journal.enabled=true} with a DataSource: the journal is on, and "keep" joins the Spring
+ * transaction that calls {@code uploadAll}: a commit keeps the objects, a rollback removes them at once.
+ */
+class JournalAutoConfigurationTests {
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner() {
+        return TestSupport.runner(root).withUserConfiguration(Database.class)
+                .withPropertyValues("bounded-upload.journal.enabled=true",
+                        "bounded-upload.journal.polling-interval=200ms");
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Database {
+
+        @Bean
+        DataSource dataSource() {
+            JdbcDataSource dataSource = new JdbcDataSource();
+            dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+            return dataSource;
+        }
+
+        @Bean
+        PlatformTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+    }
+
+    private static List<Attachment> files() {
+        return List.of(Attachment.of("a.txt", "a".getBytes(StandardCharsets.UTF_8)),
+                Attachment.of("b.txt", "b".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private long storedFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().startsWith("."))
+                    .count();
+        }
+    }
+
+    @Test
+    void offByDefault() {
+        TestSupport.runner(root).withUserConfiguration(Database.class).run(context -> {
+            assertThat(context).doesNotHaveBean(JdbcUploadJournal.class);
+            assertThat(context.getBean(ConcurrentAttachmentUploader.class).config().journal()).isEmpty();
+        });
+    }
+
+    @Test
+    void aCommittedTransactionKeepsTheObjectsAndARolledBackOneRemovesThem() {
+        runner().run(context -> {
+            JdbcUploadJournal journal = context.getBean(JdbcUploadJournal.class);
+            ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+            assertThat(uploader.config().journal()).containsSame(journal);
+            assertThat(context).hasSingleBean(JournalMeters.class);
+            TransactionTemplate tx = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+
+            BatchResult kept = tx.execute(status -> uploader.uploadAll(files()));
+            assertThat(kept.allStored()).isTrue();
+            assertThat(storedFiles()).isEqualTo(2);
+            assertThat(journal.status().unsettledBatches()).isZero();
+
+            tx.executeWithoutResult(status -> {
+                uploader.uploadAll(files());
+                status.setRollbackOnly();
+            });
+            // Removed at once after the rollback, not when the lease (30 minutes and more) ends.
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                assertThat(storedFiles()).isEqualTo(2);
+                assertThat(journal.status().unsettledBatches()).isZero();
+            });
+            assertThat(journal.status().compensationsCompleted()).isEqualTo(1);
+
+            TestSupport.HealthView health = TestSupport.health(context.getBean(
+                    BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME));
+            assertThat(health.status()).isEqualTo("UP");
+            assertThat(health.details()).extractingByKey("journal").asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .containsEntry("unsettledBatches", 0L).containsEntry("compensationsFailing", 0L);
+        });
+    }
+
+    @Test
+    void enabledWithoutADataSourceFailsAtStartUpSayingWhy() {
+        TestSupport.runner(root).withPropertyValues("bounded-upload.journal.enabled=true").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("no single DataSource");
+        });
+    }
+
+    @Test
+    void invalidSettingsAreRefusedWhenBound() {
+        runner().withPropertyValues("bounded-upload.journal.threads=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("journal.threads");
+        });
+    }
+}
