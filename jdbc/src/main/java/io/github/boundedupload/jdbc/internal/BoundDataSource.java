@@ -72,13 +72,26 @@ public final class BoundDataSource implements DataSource {
     @Override
     public Connection getConnection() throws SQLException {
         Connection connection = bound.get();
-        return connection != null ? connection : target.getConnection();
+        return connection != null ? connection : autoCommitting(target.getConnection());
     }
 
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
         Connection connection = bound.get();
-        return connection != null ? connection : target.getConnection(username, password);
+        return connection != null ? connection : autoCommitting(target.getConnection(username, password));
+    }
+
+    /**
+     * db-scheduler commits nothing on a connection whose auto-commit is off (so that it can join ours): a pool that
+     * hands out such connections ({@code spring.datasource.hikari.auto-commit=false}, set so that Hibernate takes a
+     * connection only when it needs one) would have its own work rolled back. Its own connections commit each
+     * statement; pools reset auto-commit when they take a connection back.
+     */
+    private static Connection autoCommitting(Connection connection) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            connection.setAutoCommit(true);
+        }
+        return connection;
     }
 
     @Override

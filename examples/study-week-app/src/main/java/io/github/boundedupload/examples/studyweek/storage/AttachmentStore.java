@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * What the application needs from the storage besides uploading, which the uploader does: reading an object back
- * for a download, and deleting an object whose week could not be saved. One implementation per storage, chosen by
+ * What the application needs from the storage besides uploading, which the uploader does (and removing, which the
+ * upload journal does): reading an object back for a download. One implementation per storage, chosen by
  * the same property as the starter's storage ({@code bounded-upload.s3.bucket}).
  */
 public interface AttachmentStore {
@@ -18,12 +18,4 @@ public interface AttachmentStore {
      * @throws IOException when the storage cannot be read
      */
     InputStream open(String key) throws IOException;
-
-    /**
-     * Deletes a stored object; a key that holds nothing is not an error.
-     *
-     * @param key the storage key
-     * @throws IOException when the storage cannot be reached
-     */
-    void delete(String key) throws IOException;
 }

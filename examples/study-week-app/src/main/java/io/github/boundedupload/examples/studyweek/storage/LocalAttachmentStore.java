@@ -21,9 +21,4 @@ final class LocalAttachmentStore implements AttachmentStore {
     public InputStream open(String key) throws IOException {
         return Files.newInputStream(storage.resolve(key));
     }
-
-    @Override
-    public void delete(String key) throws IOException {
-        storage.delete(key);
-    }
 }

@@ -27,15 +27,6 @@ final class S3AttachmentStore implements AttachmentStore, AutoCloseable {
         }
     }
 
-    @Override
-    public void delete(String key) throws IOException {
-        try {
-            client.deleteObject(request -> request.bucket(bucket).key(key));
-        } catch (SdkException e) {
-            throw new IOException("S3 DeleteObject failed: " + e.getClass().getSimpleName(), e);
-        }
-    }
-
     /** For LocalStack, which starts empty; a real bucket is made by whoever owns the account. */
     void createBucketIfMissing() {
         try {

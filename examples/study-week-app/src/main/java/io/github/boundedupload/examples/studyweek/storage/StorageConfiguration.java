@@ -23,7 +23,7 @@ public class StorageConfiguration {
     /** The property that switches the starter, and this application, to S3. */
     static final String BUCKET = "bounded-upload.s3.bucket";
 
-    /** The local disk: reads and deletes through the starter's {@link LocalFileUploader}. */
+    /** The local disk: reads through the starter's {@link LocalFileUploader}. */
     @Configuration(proxyBeanMethods = false)
     @Conditional(NoBucket.class)
     static class Local {
@@ -35,8 +35,8 @@ public class StorageConfiguration {
     }
 
     /**
-     * S3: the starter builds its upload client from {@code bounded-upload.s3.*}, and keeps it to itself; reads and
-     * deletes use a client built here from the same properties (and the AWS SDK's default credentials chain).
+     * S3: the starter builds its upload client from {@code bounded-upload.s3.*}, and keeps it to itself; reads use
+     * a client built here from the same properties (and the AWS SDK's default credentials chain).
      *
      * <p>Not a bean on purpose: an {@code S3Client} or {@code S3AsyncClient} bean would become the starter's upload
      * client, and the starter would then ignore {@code endpoint}, {@code region} and {@code path-style-access}. An

@@ -167,7 +167,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 e.getMessage()));
     }
 
-    /** The week could not be saved (its uploaded files were deleted again by the service). */
+    /** The week could not be saved (the upload journal deletes its uploaded files again). */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> database(DataAccessException e) {
         LOG.error("database failure", e);

@@ -6,30 +6,30 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
-import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Creates weeks: first the uploads, outside any transaction, then the week in a short transaction of its own.
+ * Creates weeks: the uploads and the week in one transaction, atomically, without holding a database connection while
+ * the files upload.
  *
- * <p>Uploading inside the transaction would hold a database connection (and locks) for as long as the slowest file
- * takes to upload, so a burst of uploads would drain the connection pool for everyone. The price is that the two
- * steps can fail separately, and each failure is handled here:
+ * <p>The upload journal ({@code bounded-upload.journal.enabled}) records the batch in the database before its first
+ * byte, on a connection of its own, and writes "keep these objects" in this transaction. So:
  * <ul>
  *   <li>an upload fails: the uploader (all-or-nothing, the default) deletes what the batch stored and throws; nothing
  *       is saved;</li>
- *   <li>the week cannot be saved after the uploads: this service deletes the uploaded objects again, then reports the
- *       failure.</li>
+ *   <li>the week cannot be saved after the uploads (a duplicate title, the database down): the transaction rolls
+ *       back, and the journal deletes the uploaded objects at once, retrying until the storage confirms;</li>
+ *   <li>the process dies at any point (a deploy, an OOM kill): the transaction never commits, and the journal, on any
+ *       instance, deletes the objects when the batch's lease ends.</li>
  * </ul>
- * Either way, no row points to a missing object and no object is left without a row.
+ * No row points to a missing object and no object is left without a row. The transaction takes a connection only at
+ * its first statement, after the uploads ({@code spring.datasource.hikari.auto-commit: false} with Hibernate's
+ * {@code provider_disables_autocommit}, in application.yml): a burst of slow uploads does not drain the pool.
  */
 @Service
 public class WeekService {
@@ -37,20 +37,16 @@ public class WeekService {
     /** The metadata entry that carries the study id to the key strategy and into the stored object. */
     public static final String STUDY_ID = "study-id";
 
-    private static final Logger LOG = LoggerFactory.getLogger(WeekService.class);
-
     private final ConcurrentAttachmentUploader uploader;
     private final StudyWeekRepository weeks;
     private final TransactionTemplate transaction;
-    private final AttachmentStore store;
     private final Clock clock;
 
     WeekService(ConcurrentAttachmentUploader uploader, StudyWeekRepository weeks, TransactionTemplate transaction,
-            AttachmentStore store, Clock clock) {
+            Clock clock) {
         this.uploader = uploader;
         this.weeks = weeks;
         this.transaction = transaction;
-        this.store = store;
         this.clock = clock;
     }
 
@@ -85,14 +81,14 @@ public class WeekService {
             throw new DuplicateWeekException(studyId, title, null);
         }
 
-        BatchResult uploaded = uploader.uploadAll(attachments);
-
         try {
-            return transaction.execute(status -> weeks.saveAndFlush(week(studyId, title, form, uploaded)));
-        } catch (RuntimeException e) {
-            deleteAfterFailedSave(uploaded.storedObjects(), e);
+            return transaction.execute(status -> {
+                BatchResult uploaded = uploader.uploadAll(attachments);
+                return weeks.saveAndFlush(week(studyId, title, form, uploaded));
+            });
+        } catch (DataIntegrityViolationException e) {
             // Which constraint failed is worded differently by every database: ask again instead.
-            if (e instanceof DataIntegrityViolationException && weeks.existsByStudyIdAndTitle(studyId, title)) {
+            if (weeks.existsByStudyIdAndTitle(studyId, title)) {
                 throw new DuplicateWeekException(studyId, title, e);
             }
             throw e;
@@ -108,21 +104,6 @@ public class WeekService {
             week.addAttachment(result.attachment().fileName(), stored.size(), stored.key());
         }
         return week;
-    }
-
-    /** Every object is tried; one that cannot be deleted is logged with its key, for someone to remove by hand. */
-    private void deleteAfterFailedSave(List<StoredObject> objects, RuntimeException saveFailure) {
-        LOG.warn("the week could not be saved ({}); deleting its {} uploaded objects",
-                saveFailure.getClass().getSimpleName(), objects.size());
-        for (StoredObject object : objects) {
-            try {
-                store.delete(object.key());
-            } catch (IOException | RuntimeException e) {
-                LOG.error("could not delete {} after the week failed to save: it is left in the storage",
-                        object.key(), e);
-                saveFailure.addSuppressed(e);
-            }
-        }
     }
 
     /**
