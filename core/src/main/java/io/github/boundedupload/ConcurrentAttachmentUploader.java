@@ -88,6 +88,16 @@ public interface ConcurrentAttachmentUploader extends AutoCloseable {
     CompletableFuture<BatchResult> uploadAllAsync(List<Attachment> attachments);
 
     /**
+     * Checks a batch as {@link #uploadAll(List)} does before anything starts, and chooses its keys, without uploading.
+     * For work that uploads later (deferred uploads), so that bad input is refused, and the keys are known, at once.
+     *
+     * @param attachments the batch
+     * @return the key of each attachment, in input order
+     * @throws InvalidAttachmentException when any attachment is invalid
+     */
+    List<String> check(List<Attachment> attachments);
+
+    /**
      * The uploader's name, from its configuration.
      *
      * @return the name

@@ -86,6 +86,12 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     }
 
     @Override
+    public List<String> check(List<Attachment> attachments) {
+        Objects.requireNonNull(attachments, "attachments");
+        return attachments.isEmpty() ? List.of() : List.of(BatchCheck.of(attachments, engine.config).keys);
+    }
+
+    @Override
     public String name() {
         return engine.name;
     }

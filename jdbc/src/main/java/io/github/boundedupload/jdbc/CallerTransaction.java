@@ -29,6 +29,15 @@ public interface CallerTransaction {
     }
 
     /**
+     * Asks to run {@code action} after the current transaction commits, where the transaction manager can tell:
+     * deferred uploads then start at once instead of at the next poll. The default does nothing.
+     *
+     * @param action what to run after a commit; it does not throw
+     */
+    default void afterCommit(Runnable action) {
+    }
+
+    /**
      * The transaction a caller named with {@link JdbcUploadJournal#inTransaction}.
      *
      * @return the default

@@ -11,6 +11,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.jdbc.internal.BoundDataSource;
+import io.github.boundedupload.jdbc.internal.DeferredStore;
 import io.github.boundedupload.jdbc.internal.Schema;
 import io.github.boundedupload.jdbc.internal.Store;
 import io.github.boundedupload.spi.AsyncFileUploader;
@@ -27,11 +28,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +94,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     static final Logger LOG = LoggerFactory.getLogger(JdbcUploadJournal.class);
     static final String COMPENSATION = "bounded-upload-compensation";
     static final String RECOVERY = "bounded-upload-recovery";
+    static final String DEFERRED = "bounded-upload-deferred";
     private static final String TASK_TABLE = "bounded_upload_task";
     /** Expired batches claimed per page, and pages per recovery run. */
     private static final int PAGE = 100;
@@ -109,9 +113,13 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private final Duration maxRetryPause;
     private final int failingAfter;
     private final OneTimeTask<Void> compensation;
+    private final OneTimeTask<Void> deferredUpload;
+    /** The deferred uploads this instance runs, by uploader name. */
+    private final Map<String, DeferredUploads> deferred = new ConcurrentHashMap<>();
     private final Scheduler scheduler;
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
+    private final AtomicLong deferredRetried = new AtomicLong();
 
     private JdbcUploadJournal(Builder b) {
         this.dataSource = b.dataSource;
@@ -126,6 +134,9 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         this.compensation = Tasks.oneTime(COMPENSATION)
                 .onFailure(this::retryLater)
                 .execute((instance, context) -> compensate(instance.getId()));
+        this.deferredUpload = Tasks.oneTime(DEFERRED)
+                .onFailure(this::retryDeferredLater)
+                .execute((instance, context) -> runDeferred(instance.getId()));
         RecurringTask<Void> recovery = Tasks.recurring(RECOVERY, FixedDelay.of(b.pollingInterval))
                 .execute((instance, context) -> recover());
         boolean mysql;
@@ -138,7 +149,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
             throw new UploadException("the upload journal could not reach its database"
                     + (b.createTables ? " to create its tables" : "") + ": " + e.getMessage(), e);
         }
-        var scheduler = Scheduler.create(bound, compensation)
+        var scheduler = Scheduler.create(bound, compensation, deferredUpload)
                 .startTasks(recovery)
                 .tableName(TASK_TABLE)
                 .threads(b.threads)
@@ -322,8 +333,10 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 
     // ---- the tasks --------------------------------------------------------------------------------------------
 
-    /** The recurring task: claims open batches whose lease ended. */
+    /** The recurring task: claims open batches whose lease ended; forgets deferred attachments ended long ago. */
     private void recover() {
+        runInOwnTransaction("forget finished deferred attachments", c -> DeferredStore.forgetFinished(c,
+                System.currentTimeMillis() - DeferredUploads.KEEP_FINISHED.toMillis()));
         for (int page = 0; page < MAX_PAGES; page++) {
             List<String> expired = inOwnTransaction("find expired batches",
                     c -> Store.expired(c, System.currentTimeMillis(), PAGE));
@@ -394,6 +407,63 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         long max = maxRetryPause.toMillis();
         long full = tries >= 31 ? max : Math.min(max, first << Math.min(30, tries - 1));
         return Duration.ofMillis(full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1));
+    }
+
+    // ---- deferred uploads -------------------------------------------------------------------------------------
+
+    void register(String uploaderName, DeferredUploads uploads) {
+        if (deferred.putIfAbsent(uploaderName, uploads) != null) {
+            throw new IllegalArgumentException("the journal runs deferred uploads of uploader '" + uploaderName
+                    + "' already");
+        }
+    }
+
+    long deferredRetried() {
+        return deferredRetried.get();
+    }
+
+    CallerTransaction callerTransaction() {
+        return transactions;
+    }
+
+    /** Schedules a deferred batch's upload now, in the transaction of {@code c}. */
+    void scheduleDeferred(Connection c, String batchId) throws SQLException {
+        bound.with(c, () -> scheduler.scheduleIfNotExists(deferredUpload.instance(batchId), Instant.now()));
+    }
+
+    /** Looks for due tasks now (after a commit that scheduled one). */
+    void triggerCheck() {
+        scheduler.triggerCheckForDueExecutions();
+    }
+
+    private void runDeferred(String batchId) {
+        String uploader = inOwnTransaction("read deferred batch " + batchId,
+                c -> DeferredStore.uploaderOf(c, batchId)).orElse(null);
+        if (uploader == null) {
+            return; // forgotten
+        }
+        DeferredUploads uploads = deferred.get(uploader);
+        if (uploads == null) {
+            throw new UploadException("no DeferredUploads of uploader '" + uploader + "' runs on this instance", null);
+        }
+        uploads.run(batchId);
+    }
+
+    private void retryDeferredLater(ExecutionComplete complete, ExecutionOperations<Void> operations) {
+        String id = complete.getExecution().taskInstance.getId();
+        int tries = complete.getExecution().consecutiveFailures + 1;
+        String why = complete.getCause().map(cause -> cause instanceof UploadException
+                ? String.valueOf(cause.getMessage()) : SafeText.describe(cause)).orElse("unknown failure");
+        try {
+            runInOwnTransaction("record a failed try of deferred batch " + id, c -> DeferredStore.failedTry(c, id));
+        } catch (RuntimeException e) {
+            LOG.warn("upload journal: could not record the failed try: {}", SafeText.describe(e));
+        }
+        Duration pause = pause(tries);
+        deferredRetried.incrementAndGet();
+        LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", id, tries,
+                pause, why);
+        operations.reschedule(complete, complete.getTimeDone().plus(pause));
     }
 
     // ---- status -----------------------------------------------------------------------------------------------
@@ -468,7 +538,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 
     /** Work on a connection of the journal's own, committed at the end. */
     @FunctionalInterface
-    private interface InTransaction<T> {
+    interface InTransaction<T> {
         T run(Connection c) throws SQLException;
     }
 
@@ -485,7 +555,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         });
     }
 
-    private <T> T inOwnTransaction(String what, InTransaction<T> work) {
+    <T> T inOwnTransaction(String what, InTransaction<T> work) {
         try (Connection c = dataSource.getConnection()) {
             boolean auto = c.getAutoCommit();
             c.setAutoCommit(false);

@@ -39,3 +39,24 @@ CREATE TABLE IF NOT EXISTS bounded_upload_task (
   INDEX bounded_upload_task_execution_time_idx (execution_time),
   INDEX bounded_upload_task_last_heartbeat_idx (last_heartbeat)
 ) ENGINE = InnoDB;
+
+CREATE TABLE IF NOT EXISTS bounded_upload_deferred (
+  batch_id     VARCHAR(36)   NOT NULL,
+  idx          INT           NOT NULL,
+  uploader     VARCHAR(63)   NOT NULL,
+  object_key   VARCHAR(1024) NOT NULL,
+  file_name    VARCHAR(1024) NOT NULL,
+  content_type VARCHAR(255),
+  metadata     VARCHAR(4000),
+  content_size BIGINT        NOT NULL,
+  content      LONGBLOB,
+  ordered      BOOLEAN       NOT NULL,
+  state        VARCHAR(16)   NOT NULL,
+  created_at   BIGINT        NOT NULL,
+  deadline_at  BIGINT        NOT NULL,
+  finished_at  BIGINT,
+  tries        INT           NOT NULL,
+  failure      VARCHAR(1000),
+  PRIMARY KEY (batch_id, idx),
+  INDEX bounded_upload_deferred_state_idx (state, finished_at)
+) ENGINE = InnoDB;

@@ -41,3 +41,26 @@ CREATE TABLE IF NOT EXISTS bounded_upload_task (
 );
 CREATE INDEX IF NOT EXISTS bounded_upload_task_execution_time_idx ON bounded_upload_task (execution_time);
 CREATE INDEX IF NOT EXISTS bounded_upload_task_last_heartbeat_idx ON bounded_upload_task (last_heartbeat);
+
+-- Deferred uploads (DeferredUploads): attachments accepted for upload after the response, their content staged here
+-- until stored (then content is null), and their outcome. PENDING, STORED or FAILED (failure says why).
+CREATE TABLE IF NOT EXISTS bounded_upload_deferred (
+  batch_id     VARCHAR(36)   NOT NULL,
+  idx          INT           NOT NULL,
+  uploader     VARCHAR(63)   NOT NULL,
+  object_key   VARCHAR(1024) NOT NULL,
+  file_name    VARCHAR(1024) NOT NULL,
+  content_type VARCHAR(255),
+  metadata     VARCHAR(4000),
+  content_size BIGINT        NOT NULL,
+  content      BYTEA,
+  ordered      BOOLEAN       NOT NULL,
+  state        VARCHAR(16)   NOT NULL,
+  created_at   BIGINT        NOT NULL,
+  deadline_at  BIGINT        NOT NULL,
+  finished_at  BIGINT,
+  tries        INT           NOT NULL,
+  failure      VARCHAR(1000),
+  PRIMARY KEY (batch_id, idx)
+);
+CREATE INDEX IF NOT EXISTS bounded_upload_deferred_state_idx ON bounded_upload_deferred (state, finished_at);

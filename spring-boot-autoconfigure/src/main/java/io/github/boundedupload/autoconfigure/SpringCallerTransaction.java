@@ -33,11 +33,20 @@ final class SpringCallerTransaction implements CallerTransaction {
 
     @Override
     public void afterRollback(Runnable action) {
+        afterCompletion(TransactionSynchronization.STATUS_ROLLED_BACK, action);
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        afterCompletion(TransactionSynchronization.STATUS_COMMITTED, action);
+    }
+
+    private static void afterCompletion(int wanted, Runnable action) {
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCompletion(int status) {
-                    if (status == STATUS_ROLLED_BACK) {
+                    if (status == wanted) {
                         action.run();
                     }
                 }
