@@ -1,5 +1,9 @@
 package io.github.boundedupload.autoconfigure;
 
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.jdbc.DeferredAttachment;
+import io.github.boundedupload.jdbc.DeferredUploadListener;
+import io.github.boundedupload.jdbc.DeferredUploads;
 import io.github.boundedupload.jdbc.JdbcUploadJournal;
 import io.github.boundedupload.jdbc.JournalMeters;
 import io.github.boundedupload.jdbc.JournalStatus;
@@ -7,12 +11,14 @@ import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -57,7 +63,8 @@ class JournalConfiguration {
                 .keepMargin(settings.getKeepMargin())
                 .pollingInterval(settings.getPollingInterval())
                 .failingAfter(settings.getFailingAfter())
-                .threads(settings.getThreads());
+                .threads(settings.getThreads())
+                .retryPauses(settings.getFirstRetryPause(), settings.getMaxRetryPause());
         String instance = settings.getInstanceName();
         if (instance != null) {
             builder.instanceName(instance);
@@ -67,6 +74,42 @@ class JournalConfiguration {
         } catch (IllegalArgumentException e) {
             throw new UploaderSetupException("The upload journal's settings are invalid: " + e.getMessage(),
                     "Fix the bounded-upload.journal.* property it names.", e);
+        }
+    }
+
+    /**
+     * Deferred uploads through the uploader: each outcome goes to the {@link DeferredUploadListener} beans and is
+     * published as a {@link DeferredUploadEvent}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    DeferredUploads boundedUploadDeferredUploads(JdbcUploadJournal journal, ConcurrentAttachmentUploader uploader,
+            BoundedUploadProperties properties, ObjectProvider<DeferredUploadListener> listeners,
+            ApplicationEventPublisher events) {
+        JournalProperties.Deferred settings = properties.getJournal().getDeferred();
+        List<DeferredUploadListener> all = listeners.orderedStream().toList();
+        DeferredUploadListener publishing = new DeferredUploadListener() {
+            @Override
+            public void stored(DeferredAttachment attachment) {
+                all.forEach(listener -> listener.stored(attachment));
+                events.publishEvent(new DeferredUploadEvent(attachment));
+            }
+
+            @Override
+            public void failed(DeferredAttachment attachment) {
+                all.forEach(listener -> listener.failed(attachment));
+                events.publishEvent(new DeferredUploadEvent(attachment));
+            }
+        };
+        try {
+            return DeferredUploads.builder(journal, uploader).listener(publishing)
+                    .maxAttachmentSize(settings.getMaxAttachmentSize().toBytes())
+                    .maxStagedBytes(settings.getMaxStagedSize().toBytes())
+                    .maxStagedAttachments(settings.getMaxStagedAttachments()).deadline(settings.getDeadline())
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new UploaderSetupException("The deferred uploads' settings are invalid: " + e.getMessage(),
+                    "Fix the bounded-upload.journal.deferred.* property it names.", e);
         }
     }
 

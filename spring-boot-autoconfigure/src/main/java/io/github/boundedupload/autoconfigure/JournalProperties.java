@@ -2,6 +2,7 @@ package io.github.boundedupload.autoconfigure;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Settings of the upload journal ({@code bounded-upload-jdbc} on the class path, and a {@code DataSource}): what a
@@ -38,8 +39,16 @@ public class JournalProperties {
     /** Tries in a row after which a compensation counts as failing (health details, meters); it is still retried. */
     private int failingAfter = 5;
 
-    /** Threads that run compensations on this instance. */
+    /** Threads that run compensations and deferred uploads on this instance. */
     private int threads = 2;
+
+    /** The pause after the first failed try of a compensation or a deferred upload; it doubles with each failure. */
+    private Duration firstRetryPause = Duration.ofSeconds(1);
+
+    /** The longest pause between two tries of a compensation or a deferred upload. */
+    private Duration maxRetryPause = Duration.ofMinutes(10);
+
+    private final Deferred deferred = new Deferred();
 
     public boolean isEnabled() {
         return enabled;
@@ -95,5 +104,76 @@ public class JournalProperties {
 
     public void setThreads(int threads) {
         this.threads = threads;
+    }
+
+    public Duration getFirstRetryPause() {
+        return firstRetryPause;
+    }
+
+    public void setFirstRetryPause(Duration firstRetryPause) {
+        this.firstRetryPause = firstRetryPause;
+    }
+
+    public Duration getMaxRetryPause() {
+        return maxRetryPause;
+    }
+
+    public void setMaxRetryPause(Duration maxRetryPause) {
+        this.maxRetryPause = maxRetryPause;
+    }
+
+    public Deferred getDeferred() {
+        return deferred;
+    }
+
+    /**
+     * Deferred uploads (a DeferredUploads bean): attachments accepted for upload after the response, their content
+     * staged in the database until stored.
+     */
+    public static class Deferred {
+
+        /** Largest attachment that is staged for a deferred upload. */
+        private DataSize maxAttachmentSize = DataSize.ofMegabytes(16);
+
+        /** Bound of all staged content, on every instance; a batch that would exceed it is refused. */
+        private DataSize maxStagedSize = DataSize.ofMegabytes(256);
+
+        /** Bound of staged attachments, on every instance; a batch that would exceed it is refused. */
+        private int maxStagedAttachments = 10_000;
+
+        /** How long after it was accepted a deferred attachment is retried before it is recorded failed. */
+        private Duration deadline = Duration.ofHours(24);
+
+        public DataSize getMaxAttachmentSize() {
+            return maxAttachmentSize;
+        }
+
+        public void setMaxAttachmentSize(DataSize maxAttachmentSize) {
+            this.maxAttachmentSize = maxAttachmentSize;
+        }
+
+        public DataSize getMaxStagedSize() {
+            return maxStagedSize;
+        }
+
+        public void setMaxStagedSize(DataSize maxStagedSize) {
+            this.maxStagedSize = maxStagedSize;
+        }
+
+        public int getMaxStagedAttachments() {
+            return maxStagedAttachments;
+        }
+
+        public void setMaxStagedAttachments(int maxStagedAttachments) {
+            this.maxStagedAttachments = maxStagedAttachments;
+        }
+
+        public Duration getDeadline() {
+            return deadline;
+        }
+
+        public void setDeadline(Duration deadline) {
+            this.deadline = deadline;
+        }
     }
 }

@@ -72,6 +72,24 @@ final class PropertiesValidator {
         if (journal.getThreads() < 1) {
             errors.rejectValue("journal.threads", "invalid", "must be at least 1, was " + journal.getThreads());
         }
+        if (journal.getFirstRetryPause().isNegative() || journal.getFirstRetryPause().isZero()
+                || journal.getMaxRetryPause().compareTo(journal.getFirstRetryPause()) < 0) {
+            errors.rejectValue("journal.maxRetryPause", "invalid", "must be at least journal.first-retry-pause ("
+                    + journal.getFirstRetryPause() + "), which must be positive; was " + journal.getMaxRetryPause());
+        }
+        JournalProperties.Deferred deferred = journal.getDeferred();
+        if (deferred.getMaxAttachmentSize().toBytes() < 1 || deferred.getMaxStagedSize().toBytes() < 1) {
+            errors.rejectValue("journal.deferred.maxStagedSize", "invalid",
+                    "max-attachment-size and max-staged-size must be at least 1 byte");
+        }
+        if (deferred.getMaxStagedAttachments() < 1) {
+            errors.rejectValue("journal.deferred.maxStagedAttachments", "invalid", "must be at least 1, was "
+                    + deferred.getMaxStagedAttachments());
+        }
+        if (deferred.getDeadline().isNegative() || deferred.getDeadline().isZero()) {
+            errors.rejectValue("journal.deferred.deadline", "invalid", "must be a positive duration, was "
+                    + deferred.getDeadline());
+        }
         String instance = journal.getInstanceName();
         if (instance != null && (instance.isBlank() || instance.length() > 50)) {
             errors.rejectValue("journal.instanceName", "invalid", "must be 1 to 50 characters, was '" + instance

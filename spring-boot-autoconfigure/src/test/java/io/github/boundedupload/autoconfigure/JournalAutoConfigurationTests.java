@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.jdbc.DeferredAttachment;
+import io.github.boundedupload.jdbc.DeferredBatch;
+import io.github.boundedupload.jdbc.DeferredUploads;
 import io.github.boundedupload.jdbc.JdbcUploadJournal;
 import io.github.boundedupload.jdbc.JournalMeters;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -24,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -110,6 +115,32 @@ class JournalAutoConfigurationTests {
             assertThat(health.details()).extractingByKey("journal").asInstanceOf(InstanceOfAssertFactories.MAP)
                     .containsEntry("unsettledBatches", 0L).containsEntry("compensationsFailing", 0L);
         });
+    }
+
+    @Test
+    void deferredUploadsAreStoredAfterTheCommitAndPublishedAsEvents() {
+        runner().withUserConfiguration(Events.class).run(context -> {
+            DeferredUploads deferred = context.getBean(DeferredUploads.class);
+            TransactionTemplate tx = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+            DeferredBatch batch = tx.execute(status -> deferred.submit(files()));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(deferred.attachments(batch.id()))
+                    .extracting(DeferredAttachment::state).containsOnly(DeferredAttachment.State.STORED));
+            assertThat(context.getBean(Events.class).heard).extracting(event -> event.attachment().key())
+                    .containsExactlyInAnyOrderElementsOf(batch.keys());
+            for (String key : batch.keys()) {
+                assertThat(root.resolve(key)).exists();
+            }
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Events {
+        final List<DeferredUploadEvent> heard = new CopyOnWriteArrayList<>();
+
+        @EventListener
+        void on(DeferredUploadEvent event) {
+            heard.add(event);
+        }
     }
 
     @Test
