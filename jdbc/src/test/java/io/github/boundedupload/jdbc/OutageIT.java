@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The storage unreachable (Toxiproxy, real LocalStack, real PostgreSQL) for longer than the batch's own retries:
- * the journal keeps trying, and once the storage is back its compensations complete.
+ * the journal keeps trying, and once the storage is back its compensations and deferred uploads complete.
  */
 class OutageIT {
 
@@ -133,6 +133,27 @@ class OutageIT {
             assertThat(journal.status().unsettledBatches()).isZero();
             assertThat(bucket.keys()).isEmpty();
         });
+    }
+
+    @Test
+    void deferredUploadsOutlastAnOutageLongerThanTheRetriesOfOneAttempt() {
+        start(new UploadListener() { });
+        DeferredUploads deferred = DeferredUploads.builder(journal, uploader).build();
+        disable();
+        DeferredBatch batch = deferred.submit(files(3));
+        // Each attempt is an uploadAll whose client retries (standard mode, 3 attempts) and fails: the task is retried.
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(deferred.stats().retried()).isGreaterThanOrEqualTo(3));
+        assertThat(deferred.attachments(batch.id())).extracting(DeferredAttachment::state)
+                .containsOnly(DeferredAttachment.State.PENDING);
+        assertThat(bucket.keys()).isEmpty();
+
+        proxy.heal();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(deferred.attachments(batch.id()))
+                .extracting(DeferredAttachment::state).containsOnly(DeferredAttachment.State.STORED));
+        assertThat(bucket.keys()).containsExactlyInAnyOrderElementsOf(batch.keys());
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(journal.status().unsettledBatches()).isZero());
     }
 
     private void disable() {
