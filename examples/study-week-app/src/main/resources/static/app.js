@@ -37,7 +37,8 @@ function upload() {
   const xhr = new XMLHttpRequest();
   let polling = null;
   let answered = false; // a poll that returns after the answer must not overwrite it
-  xhr.open('POST', `/api/studies/${encodeURIComponent(studyId)}/weeks`);
+  const deferred = fields.get('deferred') === 'on';
+  xhr.open('POST', `/api/studies/${encodeURIComponent(studyId)}/weeks${deferred ? '?deferred=true' : ''}`);
   xhr.setRequestHeader('X-Upload-Id', uploadId);
   xhr.setRequestHeader('Accept', 'application/json');
   xhr.upload.onprogress = event => showSent(view, event.loaded);
@@ -52,6 +53,8 @@ function upload() {
     if (xhr.status === 201) {
       view.forEach(file => setState(file, 'stored', 1));
       showWeek(JSON.parse(xhr.responseText));
+    } else if (xhr.status === 202) {
+      followDeferred(JSON.parse(xhr.responseText), view);
     } else {
       view.forEach(file => setState(file, 'not-saved', 0));
       showProblem(xhr);
@@ -105,6 +108,23 @@ async function poll(uploadId, view, answered) {
   });
 }
 
+/** A week created deferred: its files are pending; read the week again until none is. */
+function followDeferred(week, view) {
+  const show = current => {
+    current.attachments.forEach((a, i) => setState(view[i], a.state.toLowerCase(), a.state === 'STORED' ? 1 : 0));
+    showWeek(current);
+    if (current.attachments.some(a => a.state === 'PENDING')) {
+      setTimeout(async () => {
+        const response = await fetch(current.url, { headers: { Accept: 'application/json' } });
+        if (response.ok) {
+          show(await response.json());
+        }
+      }, POLL_MS);
+    }
+  };
+  show(week);
+}
+
 function setState(file, state, fraction) {
   file.row.dataset.state = state;
   file.bar.value = Math.min(1, fraction);
@@ -121,7 +141,7 @@ function showWeek(week) {
     const link = document.createElement('a');
     link.href = a.url;
     link.textContent = a.fileName;
-    item.append(link, ` (${size(a.size)})`);
+    item.append(link, ` (${size(a.size)})`, a.state === 'STORED' ? '' : ` ${a.state.toLowerCase()}`);
     return item;
   }));
   document.getElementById('result').hidden = false;

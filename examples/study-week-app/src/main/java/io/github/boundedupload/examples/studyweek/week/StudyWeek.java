@@ -1,5 +1,6 @@
 package io.github.boundedupload.examples.studyweek.week;
 
+import io.github.boundedupload.jdbc.DeferredAttachment;
 import jakarta.persistence.CascadeType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -64,6 +65,14 @@ public class StudyWeek {
 
     void addAttachment(String fileName, long size, String storageKey) {
         attachments.add(new WeekAttachment(this, attachments.size(), fileName, size, storageKey));
+    }
+
+    /** A file handed to deferred uploads: PENDING until its upload ends. */
+    void addPendingAttachment(String fileName, long size, String storageKey, String deferredBatch) {
+        WeekAttachment attachment = new WeekAttachment(this, attachments.size(), fileName, size, storageKey);
+        attachment.setState(DeferredAttachment.State.PENDING);
+        attachment.setDeferredBatch(deferredBatch);
+        attachments.add(attachment);
     }
 
     public Long getId() {

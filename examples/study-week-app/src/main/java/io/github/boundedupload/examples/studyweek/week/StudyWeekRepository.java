@@ -3,6 +3,10 @@ package io.github.boundedupload.examples.studyweek.week;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.EntityGraph;
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
+import org.springframework.transaction.annotation.Transactional;
 
 /** The weeks, with their attachments. */
 public interface StudyWeekRepository extends JpaRepository<StudyWeek, Long> {
@@ -34,4 +38,16 @@ public interface StudyWeekRepository extends JpaRepository<StudyWeek, Long> {
      * @return the count
      */
     long countByStudyId(long studyId);
+
+    /**
+     * Records how a deferred file ended, if it is still pending.
+     *
+     * @param storageKey the file's key
+     * @param state STORED or FAILED
+     * @return the number of files updated
+     */
+    @Modifying
+    @Transactional
+    @Query("update WeekAttachment a set a.state = :state where a.storageKey = :storageKey and a.state = 'PENDING'")
+    int recordOutcome(@Param("storageKey") String storageKey, @Param("state") String state);
 }

@@ -1,5 +1,6 @@
 package io.github.boundedupload.examples.studyweek.week;
 
+import io.github.boundedupload.jdbc.DeferredAttachment;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
@@ -38,6 +39,14 @@ public class WeekAttachment {
     @Column(nullable = false, unique = true, length = 1_024)
     private String storageKey;
 
+    /** STORED; or, for a week created deferred, PENDING until its upload ends (then STORED or FAILED). */
+    @Column(nullable = false, length = 16)
+    private String state = DeferredAttachment.State.STORED.name();
+
+    /** The deferred batch the file was handed to, for a week created deferred. */
+    @Column(length = 36)
+    private String deferredBatch;
+
     protected WeekAttachment() {
         // for JPA
     }
@@ -68,5 +77,21 @@ public class WeekAttachment {
 
     public String getStorageKey() {
         return storageKey;
+    }
+
+    public DeferredAttachment.State getState() {
+        return DeferredAttachment.State.valueOf(state);
+    }
+
+    void setState(DeferredAttachment.State state) {
+        this.state = state.name();
+    }
+
+    public String getDeferredBatch() {
+        return deferredBatch;
+    }
+
+    void setDeferredBatch(String deferredBatch) {
+        this.deferredBatch = deferredBatch;
     }
 }

@@ -2,6 +2,7 @@ package io.github.boundedupload.examples.studyweek.week;
 
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.jdbc.DeferredAttachment;
 import io.github.boundedupload.examples.studyweek.progress.UploadProgress;
 import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
 import jakarta.validation.Valid;
@@ -13,6 +14,7 @@ import org.springframework.core.io.InputStreamResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.MediaTypeFactory;
 import org.springframework.http.ResponseEntity;
@@ -24,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.multipart.support.MissingServletRequestPartException;
 
 /**
@@ -76,6 +79,27 @@ public class WeekController {
     }
 
     /**
+     * Creates a week and answers at once, before its files are stored (source 003's "respond first"): 202 with the
+     * week, its attachments {@code PENDING}; read the week again to see them {@code STORED} (or {@code FAILED}).
+     *
+     * @param studyId the study
+     * @param form the week's fields
+     * @param files the files (form field {@code files}, repeated)
+     * @return 202 with the week
+     */
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE, params = "deferred=true")
+    ResponseEntity<WeekView> createDeferred(@PathVariable long studyId, @Valid NewWeek form,
+            @RequestParam(name = "files", required = false) List<MultipartFile> files)
+            throws MissingServletRequestPartException {
+        List<Attachment> attachments = chosenFiles(files).stream().map(file -> attachment(studyId, file)).toList();
+        if (attachments.isEmpty()) {
+            throw new MissingServletRequestPartException("files");
+        }
+        WeekView view = WeekView.of(weeks.createDeferred(studyId, form, attachments));
+        return ResponseEntity.accepted().location(URI.create(view.url())).body(view);
+    }
+
+    /**
      * The files of the request, in order. A browser sends an empty part without a name when no file was chosen: that
      * is no file.
      *
@@ -125,6 +149,10 @@ public class WeekController {
     ResponseEntity<Resource> download(@PathVariable long studyId, @PathVariable long weekId,
             @PathVariable long attachmentId) throws IOException {
         WeekAttachment attachment = weeks.findAttachment(studyId, weekId, attachmentId);
+        if (attachment.getState() != DeferredAttachment.State.STORED) {
+            throw new ResponseStatusException(HttpStatus.CONFLICT, "The file is " + attachment.getState()
+                    + ", not stored: read the week for its state.");
+        }
         // Opened before the response starts, so that a storage failure still gets a proper error response.
         Resource content = new InputStreamResource(store.open(attachment.getStorageKey()));
         return ResponseEntity.ok()

@@ -6,9 +6,14 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.autoconfigure.DeferredUploadEvent;
+import io.github.boundedupload.jdbc.DeferredAttachment;
+import io.github.boundedupload.jdbc.DeferredBatch;
+import io.github.boundedupload.jdbc.DeferredUploads;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -41,13 +46,15 @@ public class WeekService {
     private final StudyWeekRepository weeks;
     private final TransactionTemplate transaction;
     private final Clock clock;
+    private final DeferredUploads deferred;
 
     WeekService(ConcurrentAttachmentUploader uploader, StudyWeekRepository weeks, TransactionTemplate transaction,
-            Clock clock) {
+            Clock clock, DeferredUploads deferred) {
         this.uploader = uploader;
         this.weeks = weeks;
         this.transaction = transaction;
         this.clock = clock;
+        this.deferred = deferred;
     }
 
     /**
@@ -95,10 +102,55 @@ public class WeekService {
         }
     }
 
-    private StudyWeek week(long studyId, String title, NewWeek form, BatchResult uploaded) {
-        StudyWeek week = new StudyWeek(studyId, title, form.content() == null ? "" : form.content(),
+    /**
+     * Saves the week at once and uploads its files after the response (source 003's "respond first"): the files are
+     * staged in the database with the week, in one transaction, and listed {@code PENDING} until their upload ends.
+     * Nothing is lost if the process dies after the response: any instance uploads them.
+     *
+     * @param studyId the study
+     * @param form the week's fields, already validated
+     * @param attachments the files, in order; made with {@link #STUDY_ID} metadata
+     * @return the saved week, its attachments pending
+     * @throws DuplicateWeekException when the study already has a week with this title; nothing is staged
+     * @throws io.github.boundedupload.jdbc.StagingFullException when the staging area is full; nothing is saved
+     */
+    public StudyWeek createDeferred(long studyId, NewWeek form, List<Attachment> attachments) {
+        String title = form.title().strip();
+        if (weeks.existsByStudyIdAndTitle(studyId, title)) {
+            throw new DuplicateWeekException(studyId, title, null);
+        }
+        try {
+            return transaction.execute(status -> {
+                DeferredBatch batch = deferred.submit(attachments);
+                StudyWeek week = newWeek(studyId, title, form);
+                for (int i = 0; i < attachments.size(); i++) {
+                    week.addPendingAttachment(attachments.get(i).fileName(),
+                            attachments.get(i).content().length().orElse(0), batch.keys().get(i), batch.id());
+                }
+                return weeks.saveAndFlush(week);
+            });
+        } catch (DataIntegrityViolationException e) {
+            if (weeks.existsByStudyIdAndTitle(studyId, title)) {
+                throw new DuplicateWeekException(studyId, title, e);
+            }
+            throw e;
+        }
+    }
+
+    /** A deferred file ended: the week lists it stored or failed (heard once, on the instance that recorded it). */
+    @EventListener
+    void on(DeferredUploadEvent event) {
+        weeks.recordOutcome(event.attachment().key(), event.attachment().state().name());
+    }
+
+    private StudyWeek newWeek(long studyId, String title, NewWeek form) {
+        return new StudyWeek(studyId, title, form.content() == null ? "" : form.content(),
                 // Databases keep microseconds: the week returned now must equal the week read back later.
                 form.startDate(), form.endDate(), clock.instant().truncatedTo(ChronoUnit.MICROS));
+    }
+
+    private StudyWeek week(long studyId, String title, NewWeek form, BatchResult uploaded) {
+        StudyWeek week = newWeek(studyId, title, form);
         for (UploadResult result : uploaded.results()) { // input order
             StoredObject stored = result.storedObject().orElseThrow();
             week.addAttachment(result.attachment().fileName(), stored.size(), stored.key());
@@ -115,8 +167,17 @@ public class WeekService {
      * @throws WeekNotFoundException when the study has no such week
      */
     public StudyWeek find(long studyId, long weekId) {
-        return weeks.findByIdAndStudyId(weekId, studyId)
+        StudyWeek week = weeks.findByIdAndStudyId(weekId, studyId)
                 .orElseThrow(() -> new WeekNotFoundException("Study " + studyId + " has no week " + weekId + "."));
+        // An outcome whose event was not heard (the instance that recorded it died right after): read it.
+        for (WeekAttachment attachment : week.getAttachments()) {
+            if (attachment.getState() == DeferredAttachment.State.PENDING) {
+                deferred.attachments(attachment.getDeferredBatch()).stream()
+                        .filter(d -> d.key().equals(attachment.getStorageKey())).findFirst()
+                        .ifPresent(d -> attachment.setState(d.state()));
+            }
+        }
+        return week;
     }
 
     /**

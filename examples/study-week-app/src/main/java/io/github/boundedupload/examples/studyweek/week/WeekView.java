@@ -28,9 +28,10 @@ public record WeekView(long id, long studyId, String title, String content, Loca
      * @param id the attachment's id
      * @param fileName the name it was uploaded with
      * @param size its size in bytes
-     * @param url where to download it
+     * @param url where to download it, once stored
+     * @param state STORED; or, for a week created deferred, PENDING until its upload ends, then STORED or FAILED
      */
-    public record AttachmentView(long id, String fileName, long size, String url) {
+    public record AttachmentView(long id, String fileName, long size, String url, String state) {
     }
 
     /**
@@ -43,7 +44,7 @@ public record WeekView(long id, long studyId, String title, String content, Loca
         String url = url("/api/studies/{studyId}/weeks/{weekId}", week.getStudyId(), week.getId());
         List<AttachmentView> attachments = week.getAttachments().stream()
                 .map(a -> new AttachmentView(a.getId(), a.getFileName(), a.getSize(),
-                        url + "/attachments/" + a.getId()))
+                        url + "/attachments/" + a.getId(), a.getState().name()))
                 .toList();
         return new WeekView(week.getId(), week.getStudyId(), week.getTitle(), week.getContent(), week.getStartDate(),
                 week.getEndDate(), week.getCreatedAt(), url, attachments);
