@@ -379,16 +379,8 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private void retryLater(ExecutionComplete complete, ExecutionOperations<Void> operations) {
         String id = complete.getExecution().taskInstance.getId();
         int tries = complete.getExecution().consecutiveFailures + 1;
-        // The journal's own messages name the key and describe the storage's failure safely already.
-        String why = complete.getCause().map(cause -> cause instanceof UploadException
-                ? String.valueOf(cause.getMessage()) : SafeText.describe(cause)).orElse("unknown failure");
-        try {
-            runInOwnTransaction("record a failed try of batch " + id, c -> {
-                Store.failed(c, id, tries, why);
-            });
-        } catch (RuntimeException e) {
-            LOG.warn("upload journal: could not record the failed try: {}", SafeText.describe(e));
-        }
+        String why = reason(complete);
+        recordFailedTry("batch " + id, c -> Store.failed(c, id, tries, why));
         Duration pause = pause(tries);
         retried.incrementAndGet();
         if (tries == failingAfter) {
@@ -399,6 +391,21 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                     why);
         }
         operations.reschedule(complete, complete.getTimeDone().plus(pause));
+    }
+
+    /** Why a task failed; the journal's own messages name the key and describe the storage's failure safely already. */
+    private static String reason(ExecutionComplete complete) {
+        return complete.getCause().map(cause -> cause instanceof UploadException ? String.valueOf(cause.getMessage())
+                : SafeText.describe(cause)).orElse("unknown failure");
+    }
+
+    /** Records a failed try on the task's rows; a database that fails here too is logged, the retry happens anyway. */
+    private void recordFailedTry(String what, SqlAction record) {
+        try {
+            runInOwnTransaction("record a failed try of " + what, record);
+        } catch (RuntimeException e) {
+            LOG.warn("upload journal: could not record the failed try of {}: {}", what, SafeText.describe(e));
+        }
     }
 
     /** The first pause, doubling up to the longest, each drawn between half and all of that. */
@@ -452,13 +459,8 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private void retryDeferredLater(ExecutionComplete complete, ExecutionOperations<Void> operations) {
         String id = complete.getExecution().taskInstance.getId();
         int tries = complete.getExecution().consecutiveFailures + 1;
-        String why = complete.getCause().map(cause -> cause instanceof UploadException
-                ? String.valueOf(cause.getMessage()) : SafeText.describe(cause)).orElse("unknown failure");
-        try {
-            runInOwnTransaction("record a failed try of deferred batch " + id, c -> DeferredStore.failedTry(c, id));
-        } catch (RuntimeException e) {
-            LOG.warn("upload journal: could not record the failed try: {}", SafeText.describe(e));
-        }
+        String why = reason(complete);
+        recordFailedTry("deferred batch " + id, c -> DeferredStore.failedTry(c, id));
         Duration pause = pause(tries);
         deferredRetried.incrementAndGet();
         LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", id, tries,

@@ -60,19 +60,21 @@ public final class JournalMeters implements MeterBinder {
                 JournalStatus::compensationsPending);
         gauge(registry, "bounded.upload.journal.compensations.failing",
                 "compensations failing again and again, still retried", null, JournalStatus::compensationsFailing);
-        FunctionCounter.builder("bounded.upload.journal.compensations.completed", this,
-                        m -> m.status().compensationsCompleted())
+        // The journal is the meters' state object (held weakly, and the application holds it); the functions hold
+        // this, with its cached status.
+        FunctionCounter.builder("bounded.upload.journal.compensations.completed", journal,
+                j -> status().compensationsCompleted())
                 .description("compensations this instance completed").tag("instance", journal.instanceName())
                 .register(registry);
-        FunctionCounter.builder("bounded.upload.journal.compensations.retried", this,
-                        m -> m.status().compensationsRetried())
+        FunctionCounter.builder("bounded.upload.journal.compensations.retried", journal,
+                j -> status().compensationsRetried())
                 .description("failed compensation tries this instance scheduled again")
                 .tag("instance", journal.instanceName()).register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, @Nullable String unit,
             ToDoubleFunction<JournalStatus> value) {
-        Gauge.builder(name, this, m -> value.applyAsDouble(m.status())).description(description).baseUnit(unit)
+        Gauge.builder(name, journal, j -> value.applyAsDouble(status())).description(description).baseUnit(unit)
                 .tag("instance", journal.instanceName()).register(registry);
     }
 
