@@ -209,6 +209,15 @@ public final class DeferredUploads {
     }
 
     /**
+     * The name of the uploader these deferred uploads go through.
+     *
+     * @return the uploader's name
+     */
+    public String uploaderName() {
+        return uploader.name();
+    }
+
+    /**
      * What waits, on every instance, and what this instance recorded since it started.
      *
      * @return the figures

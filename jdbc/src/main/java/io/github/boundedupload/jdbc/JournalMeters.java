@@ -3,6 +3,7 @@ package io.github.boundedupload.jdbc;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,6 +30,9 @@ public final class JournalMeters implements MeterBinder {
     private final long refreshNanos;
     private @Nullable JournalStatus last;
     private long lastRead;
+    private @Nullable DeferredUploads deferred;
+    private DeferredUploads.@Nullable Stats lastDeferred;
+    private long lastDeferredRead;
 
     /**
      * Meters that read the journal's status at most every 5 seconds.
@@ -50,8 +54,27 @@ public final class JournalMeters implements MeterBinder {
         this.refreshNanos = refresh.toNanos();
     }
 
+    /**
+     * Adds the meters of deferred uploads, read from {@link DeferredUploads#stats()} at most once per refresh too:
+     * {@code bounded.upload.deferred.pending} (attachments staged and not stored, on every instance),
+     * {@code bounded.upload.deferred.staged} (their bytes), and the counters {@code bounded.upload.deferred.stored},
+     * {@code ...failed} and {@code ...retried} of this instance; tagged {@code uploader} too.
+     *
+     * @param deferred the deferred uploads
+     * @return meters that bind those too
+     */
+    public JournalMeters withDeferred(DeferredUploads deferred) {
+        JournalMeters meters = new JournalMeters(journal, Duration.ofNanos(refreshNanos));
+        meters.deferred = Objects.requireNonNull(deferred, "deferred");
+        return meters;
+    }
+
     @Override
     public void bindTo(MeterRegistry registry) {
+        DeferredUploads uploads = deferred;
+        if (uploads != null) {
+            bindDeferred(registry, uploads);
+        }
         gauge(registry, "bounded.upload.journal.batches.unsettled", "batches neither kept nor removed yet", null,
                 JournalStatus::unsettledBatches);
         gauge(registry, "bounded.upload.journal.batches.oldest.age", "how long ago the oldest unsettled batch began",
@@ -76,6 +99,34 @@ public final class JournalMeters implements MeterBinder {
             ToDoubleFunction<JournalStatus> value) {
         Gauge.builder(name, journal, j -> value.applyAsDouble(status())).description(description).baseUnit(unit)
                 .tag("instance", journal.instanceName()).register(registry);
+    }
+
+    private void bindDeferred(MeterRegistry registry, DeferredUploads uploads) {
+        Tags tags = Tags.of("instance", journal.instanceName(), "uploader", uploads.uploaderName());
+        Gauge.builder("bounded.upload.deferred.pending", uploads, u -> deferredStats(u).pendingAttachments())
+                .description("deferred attachments staged and not stored yet, on every instance").tags(tags)
+                .register(registry);
+        Gauge.builder("bounded.upload.deferred.staged", uploads, u -> deferredStats(u).stagedBytes())
+                .description("bytes of the deferred attachments staged").baseUnit("bytes").tags(tags)
+                .register(registry);
+        FunctionCounter.builder("bounded.upload.deferred.stored", uploads, u -> deferredStats(u).stored())
+                .description("deferred attachments this instance recorded stored").tags(tags).register(registry);
+        FunctionCounter.builder("bounded.upload.deferred.failed", uploads, u -> deferredStats(u).failed())
+                .description("deferred attachments this instance recorded failed").tags(tags).register(registry);
+        FunctionCounter.builder("bounded.upload.deferred.retried", uploads, u -> deferredStats(u).retried())
+                .description("failed tries of deferred batches this instance scheduled again").tags(tags)
+                .register(registry);
+    }
+
+    private synchronized DeferredUploads.Stats deferredStats(DeferredUploads uploads) {
+        long now = System.nanoTime();
+        DeferredUploads.Stats stats = lastDeferred;
+        if (stats == null || now - lastDeferredRead >= refreshNanos) {
+            stats = uploads.stats();
+            lastDeferred = stats;
+            lastDeferredRead = now;
+        }
+        return stats;
     }
 
     private synchronized JournalStatus status() {

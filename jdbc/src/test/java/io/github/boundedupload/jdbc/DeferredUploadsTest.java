@@ -9,6 +9,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.local.LocalFileUploader;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,6 +98,11 @@ class DeferredUploadsTest {
             assertThat(root.resolve(batch.keys().get(i))).hasContent("product " + i);
         }
         assertThat(heard).extracting(DeferredAttachment::key).containsExactlyInAnyOrderElementsOf(batch.keys());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JournalMeters(journal, Duration.ZERO).withDeferred(deferred).bindTo(registry);
+        assertThat(registry.get("bounded.upload.deferred.stored").tag("uploader", "default").functionCounter()
+                .count()).isEqualTo(3);
+        assertThat(registry.get("bounded.upload.deferred.pending").gauge().value()).isZero();
         assertThat(deferred.stats().pendingAttachments()).isZero();
         assertThat(deferred.stats().stagedBytes()).isZero();
         assertThat(journal.status().unsettledBatches()).isZero();
@@ -166,6 +172,10 @@ class DeferredUploadsTest {
         assertThatThrownBy(() -> deferred.submit(files("second", 2))).isInstanceOf(StagingFullException.class)
                 .hasMessageContaining("cannot stage 2 attachments").hasMessageContaining("nothing was accepted");
         assertThat(deferred.stats().pendingAttachments()).isEqualTo(1);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JournalMeters(journal, Duration.ZERO).withDeferred(deferred).bindTo(registry);
+        assertThat(registry.get("bounded.upload.deferred.pending").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("bounded.upload.deferred.staged").gauge().value()).isEqualTo("first 0".length());
 
         try (ConcurrentAttachmentUploader other = ConcurrentAttachmentUploader.create(storage,
                 UploaderConfig.builder().name("small").build())) {

@@ -141,8 +141,10 @@ class JournalConfiguration {
     static class Meters {
 
         @Bean
-        JournalMeters boundedUploadJournalMeters(JdbcUploadJournal journal) {
-            return new JournalMeters(journal);
+        JournalMeters boundedUploadJournalMeters(JdbcUploadJournal journal, ObjectProvider<DeferredUploads> deferred) {
+            JournalMeters meters = new JournalMeters(journal);
+            DeferredUploads uploads = deferred.getIfUnique();
+            return uploads == null ? meters : meters.withDeferred(uploads);
         }
     }
 }
