@@ -9,6 +9,8 @@ module io.github.boundedupload.core {
     // Optional: only the packages micrometer and limits need them, and an application that uses those has them.
     // (Not transitive: a module reading this one would then need both at compile time.)
     requires static micrometer.core;
+    requires static micrometer.observation;
+    requires static micrometer.commons;
     requires static concurrency.limits.core;
 
     exports io.github.boundedupload;

@@ -2,7 +2,9 @@ package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
+import io.github.boundedupload.micrometer.ObservationUploadListener;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -24,13 +26,16 @@ import org.springframework.context.annotation.Import;
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
         // Spring Boot 3
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration" })
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration" })
 @ConditionalOnClass({ ConcurrentAttachmentUploader.class, MeterRegistry.class })
 @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX, name = "enabled", matchIfMissing = true)
-@Import(BoundedUploadMetricsAutoConfiguration.MetricsListenerConfiguration.class)
+@Import({ BoundedUploadMetricsAutoConfiguration.MetricsListenerConfiguration.class,
+    BoundedUploadMetricsAutoConfiguration.ObservationListenerConfiguration.class })
 public final class BoundedUploadMetricsAutoConfiguration {
 
     BoundedUploadMetricsAutoConfiguration() {
@@ -46,6 +51,25 @@ public final class BoundedUploadMetricsAutoConfiguration {
         @ConditionalOnMissingBean
         MicrometerUploadListener boundedUploadMetricsListener(MeterRegistry registry) {
             return new MicrometerUploadListener(registry);
+        }
+    }
+
+    /**
+     * An observation per batch and per upload, with the application's {@code ObservationRegistry} (Spring Boot's
+     * observation auto-configuration provides one with Actuator); {@code bounded-upload.metrics.observations=false}
+     * turns it off.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObservationRegistry.class)
+    @ConditionalOnBean(ObservationRegistry.class)
+    @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "observations",
+            matchIfMissing = true)
+    static class ObservationListenerConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ObservationUploadListener boundedUploadObservationListener(ObservationRegistry registry) {
+            return new ObservationUploadListener(registry);
         }
     }
 }

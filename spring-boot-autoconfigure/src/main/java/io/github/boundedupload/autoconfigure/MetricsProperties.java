@@ -9,6 +9,21 @@ public class MetricsProperties {
      */
     private boolean enabled = true;
 
+    /**
+     * Whether to observe each batch and each upload with Micrometer Observation (bounded.upload.batch.observed,
+     * bounded.upload.observed) when the application has an ObservationRegistry: with tracing, a span per upload under
+     * its batch, under the request that submitted it.
+     */
+    private boolean observations = true;
+
+    public boolean isObservations() {
+        return observations;
+    }
+
+    public void setObservations(boolean observations) {
+        this.observations = observations;
+    }
+
     public boolean isEnabled() {
         return enabled;
     }

@@ -6,9 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
+import io.github.boundedupload.micrometer.ObservationUploadListener;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -55,6 +61,31 @@ class BoundedUploadMetricsAutoConfigurationTests {
             assertThat(context.getBean(MeterRegistry.class).get(MicrometerUploadListener.UPLOAD).timer().count())
                     .isEqualTo(1);
         });
+    }
+
+    @Test
+    void anObservationRegistryGetsAnObservationPerBatchAndUpload() {
+        ObservationRegistry observations = ObservationRegistry.create();
+        List<String> stopped = new CopyOnWriteArrayList<>();
+        observations.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+
+            @Override
+            public void onStop(Observation.Context context) {
+                stopped.add(context.getName());
+            }
+        });
+        runner().withBean(ObservationRegistry.class, () -> observations).run(context -> {
+            assertThat(context).hasSingleBean(ObservationUploadListener.class);
+            uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+            assertThat(stopped).containsExactly(ObservationUploadListener.UPLOAD, ObservationUploadListener.BATCH);
+        });
+        runner().withBean(ObservationRegistry.class, () -> observations)
+                .withPropertyValues("bounded-upload.metrics.observations=false")
+                .run(context -> assertThat(context).doesNotHaveBean(ObservationUploadListener.class));
     }
 
     @Test
