@@ -2,6 +2,7 @@ package io.github.boundedupload.jdbc;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
 import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
@@ -139,12 +140,12 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                 .execute((instance, context) -> runDeferred(instance.getId()));
         RecurringTask<Void> recovery = Tasks.recurring(RECOVERY, FixedDelay.of(b.pollingInterval))
                 .execute((instance, context) -> recover());
-        boolean mysql;
+        Schema.Database database;
         try (Connection c = dataSource.getConnection()) {
             if (b.createTables) {
                 Schema.create(c, JdbcUploadJournal.class);
             }
-            mysql = Schema.detect(c) == Schema.Database.MYSQL;
+            database = Schema.detect(c);
         } catch (SQLException e) {
             throw new UploadException("the upload journal could not reach its database"
                     + (b.createTables ? " to create its tables" : "") + ": " + e.getMessage(), e);
@@ -161,8 +162,11 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                 .enableImmediateExecution()
                 // A failed try is logged by retryLater, once, without the stack trace db-scheduler would add.
                 .failureLogging(LogLevel.DEBUG, false);
-        if (mysql) {
+        if (database == Schema.Database.MYSQL) {
             scheduler.alwaysPersistTimestampInUTC();
+        } else if (database == Schema.Database.H2) {
+            // db-scheduler has no H2 customization, and warns; its default is right for our zoned timestamps.
+            scheduler.jdbcCustomization(new DefaultJdbcCustomization(false));
         }
         this.scheduler = scheduler.build();
         this.scheduler.start();
