@@ -12,6 +12,8 @@ module io.github.boundedupload.core {
     requires static micrometer.observation;
     requires static micrometer.commons;
     requires static concurrency.limits.core;
+    requires static reactor.core;
+    requires static org.reactivestreams;
 
     exports io.github.boundedupload;
     exports io.github.boundedupload.spi;
@@ -19,4 +21,5 @@ module io.github.boundedupload.core {
     exports io.github.boundedupload.local;
     exports io.github.boundedupload.micrometer;
     exports io.github.boundedupload.limits;
+    exports io.github.boundedupload.reactor;
 }

@@ -1,0 +1,43 @@
+package io.github.boundedupload.reactor;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import java.util.List;
+import java.util.Objects;
+import reactor.core.publisher.Mono;
+
+/**
+ * A batch as a {@link Mono}, for WebFlux handlers and other Reactor pipelines.
+ *
+ * <pre>{@code
+ * return ReactiveUploads.uploadAll(uploader, attachments)
+ *         .map(result -> ResponseEntity.ok(view(result)));
+ * }</pre>
+ *
+ * Each subscription submits the batch (use {@code cache()} to share one); cancelling the subscription cancels the
+ * batch as cancelling {@link ConcurrentAttachmentUploader#uploadAllAsync(List)}'s future does: uploads not started are
+ * dropped, running ones stopped, and what the batch stored is deleted again. The uploads run on the uploader's own
+ * threads (or permits, for a non-blocking storage), never on the caller's event loop; the result is signalled on the
+ * thread that completes the batch, so keep what follows short or {@code publishOn} a scheduler of your own.
+ */
+public final class ReactiveUploads {
+
+    private ReactiveUploads() {
+    }
+
+    /**
+     * Uploads a batch when subscribed.
+     *
+     * @param uploader the uploader
+     * @param attachments the batch; checked when subscribed (an invalid one signals
+     *        {@link io.github.boundedupload.InvalidAttachmentException})
+     * @return emits the result, or the exceptions {@link ConcurrentAttachmentUploader#uploadAll(List)} throws
+     */
+    public static Mono<BatchResult> uploadAll(ConcurrentAttachmentUploader uploader, List<Attachment> attachments) {
+        Objects.requireNonNull(uploader, "uploader");
+        Objects.requireNonNull(attachments, "attachments");
+        // suppressCancel false: a cancelled subscription cancels the future, and so the batch.
+        return Mono.fromFuture(() -> uploader.uploadAllAsync(attachments), false);
+    }
+}
