@@ -11,6 +11,7 @@ module io.github.boundedupload.core {
     requires static micrometer.core;
     requires static micrometer.observation;
     requires static micrometer.commons;
+    requires static context.propagation;
     requires static concurrency.limits.core;
     requires static reactor.core;
     requires static org.reactivestreams;

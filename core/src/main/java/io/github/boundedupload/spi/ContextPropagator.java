@@ -1,6 +1,10 @@
 package io.github.boundedupload.spi;
 
 import io.github.boundedupload.internal.MdcContextPropagator;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 
 /**
  * Carries thread-local context (logging MDC, tracing, security) from the thread that submits a batch to the threads
@@ -54,6 +58,34 @@ public interface ContextPropagator {
      */
     static ContextPropagator mdc() {
         return MdcContextPropagator.INSTANCE;
+    }
+
+    /**
+     * Propagates several kinds of context: applied in this order, restored in the reverse.
+     *
+     * @param propagators the propagators, such as {@link #mdc()} and a tracing or security propagator
+     * @return a propagator of all of them
+     */
+    static ContextPropagator of(ContextPropagator... propagators) {
+        List<ContextPropagator> all = List.of(propagators);
+        return () -> {
+            List<Captured> captured = new ArrayList<>(all.size());
+            for (ContextPropagator propagator : all) {
+                captured.add(propagator.capture());
+            }
+            return () -> {
+                Deque<Scope> scopes = new ArrayDeque<>(captured.size());
+                try {
+                    for (Captured context : captured) {
+                        scopes.push(context.apply());
+                    }
+                } catch (RuntimeException e) {
+                    scopes.forEach(Scope::close);
+                    throw e;
+                }
+                return () -> scopes.forEach(Scope::close); // the last applied first
+            };
+        };
     }
 
     /**

@@ -4,6 +4,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.micrometer.ContextSnapshotPropagator;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
@@ -18,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /** The uploader, its configuration, and the parts of the configuration that are beans of their own. */
 @Configuration(proxyBeanMethods = false)
@@ -28,10 +30,24 @@ class UploaderConfiguration {
 
     private static final int FIRST_RELEASE_WITH_VIRTUAL_THREADS = 21;
 
+    /**
+     * The MDC (unless {@code bounded-upload.mdc.enabled=false}), and, with Micrometer's context-propagation library on
+     * the class path (it comes with tracing), every thread-local registered with it: the current observation, and so
+     * the span, the security context.
+     */
     @Bean
     @ConditionalOnMissingBean
     ContextPropagator boundedUploadContextPropagator(BoundedUploadProperties properties) {
-        return properties.getMdc().isEnabled() ? ContextPropagator.mdc() : ContextPropagator.none();
+        return propagator(properties.getMdc().isEnabled(), ClassUtils.isPresent(
+                "io.micrometer.context.ContextSnapshotFactory", UploaderConfiguration.class.getClassLoader()));
+    }
+
+    static ContextPropagator propagator(boolean mdc, boolean contextSnapshots) {
+        if (!contextSnapshots) {
+            return mdc ? ContextPropagator.mdc() : ContextPropagator.none();
+        }
+        ContextPropagator snapshots = new ContextSnapshotPropagator();
+        return mdc ? ContextPropagator.of(ContextPropagator.mdc(), snapshots) : snapshots;
     }
 
     @Bean

@@ -79,7 +79,10 @@ class BoundedUploadAutoConfigurationTests {
             assertThat(config.failurePolicy()).isEqualTo(defaults.failurePolicy());
             assertThat(config.executorType()).isEqualTo(defaults.executorType());
             assertThat(config.executor()).isEmpty();
-            assertThat(config.contextPropagator()).isSameAs(ContextPropagator.mdc());
+            // The MDC, and the thread-locals of Micrometer's context-propagation, which these tests have on their
+            // class path as tracing applications do (what the two carry: the test below).
+            assertThat(config.contextPropagator()).isNotSameAs(ContextPropagator.mdc())
+                    .isNotSameAs(ContextPropagator.none());
             assertThat(config.listeners()).isEmpty();
 
             assertThat(context.getBean(LocalFileUploader.class).root()).isEqualTo(root.toRealPath());
@@ -252,6 +255,34 @@ class BoundedUploadAutoConfigurationTests {
         UploaderConfig own = UploaderConfig.builder().name("own-config").build();
         runner().withBean(UploaderConfig.class, () -> own).run(context -> assertThat(
                 context.getBean(ConcurrentAttachmentUploader.class).config()).isSameAs(own));
+    }
+
+    @Test
+    void withContextPropagationOnTheClassPathEveryRegisteredThreadLocalTravelsWithTheMdc() throws Exception {
+        ThreadLocal<String> tenant = new ThreadLocal<>();
+        io.micrometer.context.ContextRegistry.getInstance().registerThreadLocalAccessor("test.tenant", tenant);
+        try {
+            ContextPropagator propagator = UploaderConfiguration.propagator(true, true);
+            tenant.set("acme");
+            MDC.put("requestId", "r-7");
+            ContextPropagator.Captured captured = propagator.capture();
+            tenant.remove();
+            MDC.clear();
+            String[] seen = new String[2];
+            Thread other = new Thread(() -> {
+                try (ContextPropagator.Scope scope = captured.apply()) {
+                    seen[0] = tenant.get();
+                    seen[1] = MDC.get("requestId");
+                }
+            });
+            other.start();
+            other.join();
+            assertThat(seen).containsExactly("acme", "r-7");
+            assertThat(UploaderConfiguration.propagator(true, false)).isSameAs(ContextPropagator.mdc());
+            assertThat(UploaderConfiguration.propagator(false, false)).isNotSameAs(ContextPropagator.mdc());
+        } finally {
+            io.micrometer.context.ContextRegistry.getInstance().removeThreadLocalAccessor("test.tenant");
+        }
     }
 
     @Test
