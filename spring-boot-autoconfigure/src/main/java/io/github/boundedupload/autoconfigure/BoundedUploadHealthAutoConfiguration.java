@@ -12,7 +12,8 @@ import org.springframework.context.annotation.Import;
  * Boot 4's {@code spring-boot-health}, or Spring Boot 3's {@code spring-boot-actuator}): DOWN when the uploader is
  * closed, its local storage directory cannot be written to, or its S3 bucket cannot be found or reached (HeadBucket
  * through the storage's client, within {@code bounded-upload.health.timeout}); its load and limits as details.
- * {@code bounded-upload.health.enabled=false} turns it off.
+ * Spring Boot's switch turns it off: {@code management.health.bounded-upload.enabled=false} (or
+ * {@code management.health.defaults.enabled=false}).
  */
 @AutoConfiguration(after = BoundedUploadAutoConfiguration.class)
 @ConditionalOnClass(ConcurrentAttachmentUploader.class)

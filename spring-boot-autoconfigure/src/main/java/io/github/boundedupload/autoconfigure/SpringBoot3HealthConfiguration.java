@@ -7,8 +7,8 @@ import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".health", name = "enabled", matchIfMissing = true)
+@Conditional(EnabledHealthIndicatorCondition.class)
 class SpringBoot3HealthConfiguration {
 
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)

@@ -5,16 +5,16 @@ import io.github.boundedupload.spi.FileUploader;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /** The health indicator for Spring Boot 4 ({@code org.springframework.boot.health.contributor}). */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-@ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".health", name = "enabled", matchIfMissing = true)
+@Conditional(EnabledHealthIndicatorCondition.class)
 class SpringBoot4HealthConfiguration {
 
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)

@@ -108,7 +108,6 @@ class BoundedUploadAutoConfigurationTests {
                     BoundedUploadProperties properties = context.getBean(BoundedUploadProperties.class);
                     assertThat(properties.isEnabled()).isTrue();
                     assertThat(properties.getMetrics().isEnabled()).isTrue();
-                    assertThat(properties.getHealth().isEnabled()).isTrue();
                     UploaderConfig config = context.getBean(ConcurrentAttachmentUploader.class).config();
                     assertThat(config.name()).isEqualTo("attachments");
                     assertThat(config.maxConcurrentUploads()).isEqualTo(12);
@@ -135,11 +134,11 @@ class BoundedUploadAutoConfigurationTests {
 
     @Test
     void theFlagsBind() {
-        runner().withPropertyValues("bounded-upload.metrics.enabled=false", "bounded-upload.health.enabled=false")
+        runner().withPropertyValues("bounded-upload.metrics.enabled=false", "bounded-upload.metrics.observations=false")
                 .run(context -> {
                     BoundedUploadProperties properties = context.getBean(BoundedUploadProperties.class);
                     assertThat(properties.getMetrics().isEnabled()).isFalse();
-                    assertThat(properties.getHealth().isEnabled()).isFalse();
+                    assertThat(properties.getMetrics().isObservations()).isFalse();
                 });
     }
 

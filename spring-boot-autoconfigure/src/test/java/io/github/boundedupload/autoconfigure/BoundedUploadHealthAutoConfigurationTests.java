@@ -105,10 +105,17 @@ class BoundedUploadHealthAutoConfigurationTests {
     }
 
     @Test
-    void disabledByProperty() {
-        runner().withPropertyValues("bounded-upload.health.enabled=false")
+    void turnedOffBySpringBootsOwnSwitches() {
+        runner().withPropertyValues("management.health.bounded-upload.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(INDICATOR)
                         .hasSingleBean(ConcurrentAttachmentUploader.class));
+        runner().withPropertyValues("management.health.boundedUpload.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(INDICATOR));
+        runner().withPropertyValues("management.health.defaults.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(INDICATOR));
+        runner().withPropertyValues("management.health.defaults.enabled=false",
+                "management.health.bounded-upload.enabled=true")
+                .run(context -> assertThat(context).hasBean(INDICATOR));
     }
 
     @Test
