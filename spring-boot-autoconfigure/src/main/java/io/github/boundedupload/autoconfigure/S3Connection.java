@@ -17,6 +17,7 @@ import org.springframework.util.ClassUtils;
 import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -145,6 +146,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         }
         if (properties.getEndpoint() != null) {
             builder.endpointOverride(properties.getEndpoint());
+        }
+        RetryMode retryMode = properties.getRetryMode();
+        if (retryMode != null) {
+            builder.overrideConfiguration(override -> override.retryStrategy(retryMode));
         }
         return builder;
     }

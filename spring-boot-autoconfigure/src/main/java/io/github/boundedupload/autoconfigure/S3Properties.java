@@ -4,6 +4,7 @@ import io.github.boundedupload.s3.S3UploadOptions;
 import java.net.URI;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.retry.RetryMode;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -121,6 +122,13 @@ public class S3Properties {
      * How long a presigned location works, with location 'presigned'. At most 7 days.
      */
     private Duration presignedUrlTtl = Duration.ofMinutes(15);
+
+    /**
+     * How the S3 client built from these properties retries: 'standard' (up to 3 attempts, backoff with jitter),
+     * 'adaptive-v2' (standard, and slows down while S3 throttles), or 'legacy'. When not set, the AWS SDK's default
+     * (AWS_RETRY_MODE, the profile's retry_mode, else 'legacy'). Ignored for a client of the application's.
+     */
+    private @Nullable RetryMode retryMode;
 
     public @Nullable String getBucket() {
         return bucket;
@@ -240,6 +248,14 @@ public class S3Properties {
 
     public void setLocation(Location location) {
         this.location = location;
+    }
+
+    public @Nullable RetryMode getRetryMode() {
+        return retryMode;
+    }
+
+    public void setRetryMode(@Nullable RetryMode retryMode) {
+        this.retryMode = retryMode;
     }
 
     public Duration getPresignedUrlTtl() {

@@ -42,6 +42,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.retries.AdaptiveRetryStrategy;
+import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
@@ -347,6 +349,16 @@ class S3StorageAutoConfigurationTests {
                     assertThat(options.location()).hasToString("virtual_host");
                     assertThat(context.getBean(S3AsyncFileUploader.class).options()).isSameAs(options);
                 });
+    }
+
+    @Test
+    void theRetryModeReachesTheClientBuiltFromTheProperties() {
+        runner().withPropertyValues("bounded-upload.s3.retry-mode=adaptive-v2").run(context -> assertThat(
+                context.getBean(S3AsyncFileUploader.class).client().serviceClientConfiguration()
+                        .overrideConfiguration().retryStrategy()).containsInstanceOf(AdaptiveRetryStrategy.class));
+        runner().withPropertyValues("bounded-upload.s3.retry-mode=standard").run(context -> assertThat(
+                context.getBean(S3AsyncFileUploader.class).client().serviceClientConfiguration()
+                        .overrideConfiguration().retryStrategy()).containsInstanceOf(StandardRetryStrategy.class));
     }
 
     @Test
