@@ -23,6 +23,7 @@ import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
@@ -49,10 +50,13 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private volatile @Nullable S3AsyncClient asyncClient;
     private @Nullable S3Presigner presigner;
     private final S3BucketCheck bucketCheck;
+    private final List<S3ClientCustomizer> customizers;
 
     private S3Connection(BoundedUploadProperties properties, @Nullable S3Client client,
-            @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners) {
+            @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners,
+            List<S3ClientCustomizer> customizers) {
         this.properties = properties.getS3();
+        this.customizers = List.copyOf(customizers);
         this.healthTimeout = properties.getHealth().getTimeout();
         this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
         this.client = client;
@@ -74,10 +78,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param properties the properties
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
+     * @param customizers applied to a client built here
      */
     static S3Connection nonBlocking(BoundedUploadProperties properties, @Nullable S3AsyncClient client,
-            ObjectProvider<S3Presigner> presigners) {
-        return new S3Connection(properties, null, client, presigners);
+            ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
+        return new S3Connection(properties, null, client, presigners, customizers);
     }
 
     /**
@@ -86,10 +91,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param properties the properties
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
+     * @param customizers applied to a client built here
      */
     static S3Connection blocking(BoundedUploadProperties properties, @Nullable S3Client client,
-            ObjectProvider<S3Presigner> presigners) {
-        return new S3Connection(properties, client, null, presigners);
+            ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
+        return new S3Connection(properties, client, null, presigners, customizers);
     }
 
     /** The non-blocking storage, on the application's client or on one the adapter builds. */
@@ -155,11 +161,16 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     }
 
     private S3ClientBuilder configure(S3ClientBuilder builder) {
-        return regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess());
+        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
     }
 
     private S3AsyncClientBuilder configure(S3AsyncClientBuilder builder) {
-        return regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess());
+        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
+    }
+
+    private <B extends S3BaseClientBuilder<?, ?>> B customized(B builder) {
+        customizers.forEach(customizer -> customizer.customize(builder));
+        return builder;
     }
 
     /**

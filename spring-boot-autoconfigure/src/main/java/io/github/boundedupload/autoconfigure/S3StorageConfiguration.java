@@ -118,9 +118,10 @@ class S3StorageConfiguration {
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties,
                     ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner,
-                    ConfigurableListableBeanFactory beanFactory) {
+                    ObjectProvider<S3ClientCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.nonBlocking(properties,
-                        applicationClient(client, S3AsyncClient.class, beanFactory), presigner);
+                        applicationClient(client, S3AsyncClient.class, beanFactory), presigner,
+                        customizers.orderedStream().toList());
             }
 
             /** Closed after the uploader; closes the client only if the adapter built it. */
@@ -139,9 +140,10 @@ class S3StorageConfiguration {
             @Bean(name = CONNECTION_BEAN_NAME, destroyMethod = "close")
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties, ObjectProvider<S3Client> client,
-                    ObjectProvider<S3Presigner> presigner, ConfigurableListableBeanFactory beanFactory) {
+                    ObjectProvider<S3Presigner> presigner, ObjectProvider<S3ClientCustomizer> customizers,
+                    ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.blocking(properties, applicationClient(client, S3Client.class, beanFactory),
-                        presigner);
+                        presigner, customizers.orderedStream().toList());
             }
 
             @Bean

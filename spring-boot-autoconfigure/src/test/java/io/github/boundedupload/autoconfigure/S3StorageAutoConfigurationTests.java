@@ -42,6 +42,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.retries.AdaptiveRetryStrategy;
 import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -359,6 +360,27 @@ class S3StorageAutoConfigurationTests {
         runner().withPropertyValues("bounded-upload.s3.retry-mode=standard").run(context -> assertThat(
                 context.getBean(S3AsyncFileUploader.class).client().serviceClientConfiguration()
                         .overrideConfiguration().retryStrategy()).containsInstanceOf(StandardRetryStrategy.class));
+    }
+
+    @Test
+    void clientCustomizersChangeTheClientBuiltFromThePropertiesAfterThem() {
+        List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner().withPropertyValues("bounded-upload.s3.retry-mode=standard")
+                .withBean("second", S3ClientCustomizer.class, () -> builder -> {
+                    calls.add("second");
+                    builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.ADAPTIVE_V2));
+                })
+                .withBean(S3ClientCustomizer.class, () -> builder -> calls.add("first:" + builder.getClass()
+                        .getSimpleName()))
+                .run(context -> {
+                    assertThat(context.getBean(S3AsyncFileUploader.class).client().serviceClientConfiguration()
+                            .overrideConfiguration().retryStrategy()).containsInstanceOf(AdaptiveRetryStrategy.class);
+                    assertThat(calls).hasSize(2).contains("second");
+                });
+        // Not applied to a client of the application's.
+        List<String> none = new java.util.concurrent.CopyOnWriteArrayList<>();
+        optionsRunner().withBean(S3ClientCustomizer.class, () -> builder -> none.add("called"))
+                .run(context -> assertThat(none).isEmpty());
     }
 
     @Test
