@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * <tr><td>{@value #UPLOAD}</td><td>timer</td><td>each upload, without queueing; tags {@code outcome}
  * ({@code success}, {@code failure}, {@code timeout}, {@code cancelled}) and {@code exception} (simple class name or
  * {@code none})</td></tr>
- * <tr><td>{@value #QUEUED}</td><td>timer</td><td>time each upload waited before it started</td></tr>
+ * <tr><td>{@value #WAIT}</td><td>timer</td><td>time each upload waited in the queue before it started</td></tr>
  * <tr><td>{@value #BATCH}</td><td>timer</td><td>each batch, from submission to its end; tag {@code outcome}
  * ({@code success}, {@code partial}, {@code failure})</td></tr>
  * <tr><td>{@value #BYTES}</td><td>counter</td><td>bytes stored</td></tr>
@@ -58,7 +58,7 @@ import org.jspecify.annotations.Nullable;
  * <tr><td>{@value #LIMIT}</td><td>gauge</td><td>uploads that may be in flight now: what an adaptive concurrency
  * limit allows, or {@code maxConcurrentUploads}</td></tr>
  * <tr><td>{@value #ACTIVE}</td><td>gauge</td><td>uploads in flight</td></tr>
- * <tr><td>{@value #PENDING}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
+ * <tr><td>{@value #QUEUED}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
  * <tr><td>{@value #ACTIVE_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
  * <tr><td>{@value #ACTIVE_BATCHES}</td><td>gauge</td><td>batches running</td></tr>
  * <tr><td>{@code executor.*}</td><td>various</td><td>the uploader's own thread pool (Micrometer's
@@ -74,7 +74,7 @@ public final class MicrometerUploadListener implements UploadListener {
     /** Timer of each upload. */
     public static final String UPLOAD = "bounded.upload";
     /** Timer of the time each upload waited in the queue. */
-    public static final String QUEUED = "bounded.upload.queued";
+    public static final String WAIT = "bounded.upload.wait";
     /** Timer of each batch. */
     public static final String BATCH = "bounded.upload.batch";
     /** Counter of bytes stored. */
@@ -97,10 +97,10 @@ public final class MicrometerUploadListener implements UploadListener {
     public static final String LIMIT = "bounded.upload.limit";
     /** Gauge of uploads in flight. */
     public static final String ACTIVE = "bounded.upload.active";
-    /** Gauge of uploads queued. */
-    public static final String PENDING = "bounded.upload.pending";
+    /** Gauge of uploads queued (admitted, not started). */
+    public static final String QUEUED = "bounded.upload.queued";
     /** Gauge of bytes in flight. */
-    public static final String ACTIVE_BYTES = "bounded.upload.bytes.active";
+    public static final String ACTIVE_BYTES = "bounded.upload.active.bytes";
     /** Gauge of batches running. */
     public static final String ACTIVE_BATCHES = "bounded.upload.batches.active";
 
@@ -136,22 +136,29 @@ public final class MicrometerUploadListener implements UploadListener {
     public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
         Tags tags = tags(uploader.name());
         List<Meter> meters = new ArrayList<>();
-        meters.add(gauge(ACTIVE, uploader, UploaderStats::inFlightUploads, tags, "uploads",
+        meters.add(gauge(ACTIVE, uploader, UploaderStats::inFlightUploads, tags, null,
                 "Uploads in flight"));
-        meters.add(gauge(PENDING, uploader, UploaderStats::queuedUploads, tags, "uploads",
+        meters.add(gauge(QUEUED, uploader, UploaderStats::queuedUploads, tags, null,
                 "Uploads admitted and not yet started"));
         meters.add(gauge(ACTIVE_BYTES, uploader, UploaderStats::bytesInFlight, tags, "bytes",
                 "Bytes counted against the bytes-in-flight bound"));
-        meters.add(gauge(ACTIVE_BATCHES, uploader, UploaderStats::activeBatches, tags, "batches",
+        meters.add(gauge(ACTIVE_BATCHES, uploader, UploaderStats::activeBatches, tags, null,
                 "Batches admitted and not yet finished"));
-        meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, "deletes",
+        meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, null,
                 "Deletes that undo failed batches, not yet confirmed by the storage"));
         int max = uploader.config().maxConcurrentUploads();
-        meters.add(gauge(LIMIT, uploader, s -> s.concurrencyLimit() == 0 ? max : s.concurrencyLimit(), tags, "uploads",
+        meters.add(gauge(LIMIT, uploader, s -> s.concurrencyLimit() == 0 ? max : s.concurrencyLimit(), tags, null,
                 "Uploads that may be in flight now: what an adaptive concurrency limit allows, or the maximum"));
-        meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, "calls",
+        meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, null,
                 "Calls to the storage that did not stop within the stop timeout after they were cancelled"));
         gaugesByUploader.put(uploader.name(), meters);
+        String name = uploader.name();
+        rejected(name);
+        bytes(name);
+        rollbacks(name, "deleted");
+        rollbacks(name, "failed");
+        rollbacksRetried(name);
+        rollbacksAbandoned(name);
         if (uploader.config().executor().isEmpty() && executor instanceof ExecutorService) {
             new ExecutorServiceMetrics((ExecutorService) executor, executorName(uploader), extraTags)
                     .bindTo(registry);
@@ -163,7 +170,7 @@ public final class MicrometerUploadListener implements UploadListener {
     }
 
     private Meter gauge(String name, ConcurrentAttachmentUploader uploader,
-            ToDoubleFunction<UploaderStats> value, Tags tags, String unit, String description) {
+            ToDoubleFunction<UploaderStats> value, Tags tags, @Nullable String unit, String description) {
         return Gauge.builder(name, uploader, u -> value.applyAsDouble(u.stats()))
                 .tags(tags).baseUnit(unit).description(description).register(registry);
     }
@@ -184,14 +191,12 @@ public final class MicrometerUploadListener implements UploadListener {
 
     @Override
     public void batchRejected(BatchEvent batch, UploaderSaturatedException exception) {
-        Counter.builder(REJECTED).tags(tags(batch.uploaderName())).baseUnit("uploads")
-                .description("Uploads refused because the uploader was saturated")
-                .register(registry).increment(batch.size());
+        rejected(batch.uploaderName()).increment(batch.size());
     }
 
     @Override
     public void uploadStarted(UploadEvent upload, Duration queued) {
-        Timer.builder(QUEUED).tags(tags(upload.batch().uploaderName()))
+        Timer.builder(WAIT).tags(tags(upload.batch().uploaderName()))
                 .description("Time uploads waited in the queue before they started")
                 .register(registry).record(queued);
     }
@@ -200,8 +205,7 @@ public final class MicrometerUploadListener implements UploadListener {
     public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
         String uploader = upload.batch().uploaderName();
         uploadTimer(uploader, "success", null).record(took);
-        Counter.builder(BYTES).tags(tags(uploader)).baseUnit("bytes").description("Bytes stored")
-                .register(registry).increment(stored.size());
+        bytes(uploader).increment(stored.size());
     }
 
     @Override
@@ -223,31 +227,53 @@ public final class MicrometerUploadListener implements UploadListener {
     @Override
     public void uploadSkipped(UploadEvent upload, Throwable reason) {
         Counter.builder(SKIPPED).tags(tags(upload.batch().uploaderName()))
-                .tag("reason", reason.getClass().getSimpleName()).baseUnit("uploads")
+                .tag("reason", reason.getClass().getSimpleName())
                 .description("Uploads that never started because their batch stopped or timed out first")
                 .register(registry).increment();
     }
 
     @Override
     public void uploadRolledBack(UploadEvent upload, StoredObject stored, @Nullable Throwable failure) {
-        Counter.builder(ROLLBACKS).tags(tags(upload.batch().uploaderName()))
-                .tag("outcome", failure == null ? "deleted" : "failed").baseUnit("objects")
-                .description("Stored objects deleted again because their batch failed or was cancelled")
-                .register(registry).increment();
+        rollbacks(upload.batch().uploaderName(), failure == null ? "deleted" : "failed").increment();
     }
 
     @Override
     public void rollbackRetried(UploadEvent upload, Throwable failure, Duration retryIn) {
-        Counter.builder(ROLLBACKS_RETRIED).tags(tags(upload.batch().uploaderName())).baseUnit("deletes")
-                .description("Failed tries of deletes that undo failed batches, tried again")
-                .register(registry).increment();
+        rollbacksRetried(upload.batch().uploaderName()).increment();
     }
 
     @Override
     public void rollbackAbandoned(UploadEvent upload, Throwable failure) {
-        Counter.builder(ROLLBACKS_ABANDONED).tags(tags(upload.batch().uploaderName())).baseUnit("deletes")
+        rollbacksAbandoned(upload.batch().uploaderName()).increment();
+    }
+
+    // The counters, registered when the uploader is created too, so that they show 0 before anything happens.
+
+    private Counter rejected(String uploader) {
+        return Counter.builder(REJECTED).tags(tags(uploader))
+                .description("Uploads refused because the uploader was saturated").register(registry);
+    }
+
+    private Counter bytes(String uploader) {
+        return Counter.builder(BYTES).tags(tags(uploader)).baseUnit("bytes").description("Bytes stored")
+                .register(registry);
+    }
+
+    private Counter rollbacks(String uploader, String outcome) {
+        return Counter.builder(ROLLBACKS).tags(tags(uploader)).tag("outcome", outcome)
+                .description("Stored objects deleted again because their batch failed or was cancelled")
+                .register(registry);
+    }
+
+    private Counter rollbacksRetried(String uploader) {
+        return Counter.builder(ROLLBACKS_RETRIED).tags(tags(uploader))
+                .description("Failed tries of deletes that undo failed batches, tried again").register(registry);
+    }
+
+    private Counter rollbacksAbandoned(String uploader) {
+        return Counter.builder(ROLLBACKS_ABANDONED).tags(tags(uploader))
                 .description("Deletes that undo failed batches, given up: what they were to delete may still be stored")
-                .register(registry).increment();
+                .register(registry);
     }
 
     @Override

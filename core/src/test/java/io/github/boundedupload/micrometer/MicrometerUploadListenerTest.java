@@ -15,6 +15,7 @@ import io.github.boundedupload.fakes.Gate;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -44,12 +45,27 @@ class MicrometerUploadListenerTest {
                     "exception", "none").timer().count()).isEqualTo(3);
             assertThat(registry.get("bounded.upload").tags("outcome", "failure", "exception", "IOException")
                     .timer().count()).isEqualTo(1);
-            assertThat(registry.get("bounded.upload.queued").tag("uploader", "metered").timer().count())
+            assertThat(registry.get("bounded.upload.wait").tag("uploader", "metered").timer().count())
                     .isEqualTo(4);
             assertThat(registry.get("bounded.upload.batch").tags("uploader", "metered", "outcome", "partial")
                     .timer().count()).isEqualTo(1);
             assertThat(registry.get("bounded.upload.bytes").counter().count()).isEqualTo(300);
             assertThat(registry.get("bounded.upload.bytes").counter().getId().getBaseUnit()).isEqualTo("bytes");
+        }
+    }
+
+    @Test
+    void countersShowZeroBeforeAnythingHappensAndOnlyBytesCarryAUnit() {
+        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder())) {
+            for (String counter : List.of("bounded.upload.rejected", "bounded.upload.bytes",
+                    "bounded.upload.rollbacks.retried", "bounded.upload.rollbacks.abandoned")) {
+                assertThat(registry.get(counter).tag("uploader", "metered").counter().count()).as(counter).isZero();
+            }
+            assertThat(registry.get("bounded.upload.rollbacks").counters()).hasSize(2);
+            // Base units end up in Prometheus names (bounded_upload_rejected_uploads_total): bytes only.
+            assertThat(registry.getMeters()).filteredOn(m -> m.getId().getName().startsWith("bounded.upload"))
+                    .allSatisfy(m -> assertThat(m.getId().getBaseUnit()).as(m.getId().getName())
+                            .isIn(null, "bytes", "seconds"));
         }
     }
 
@@ -64,8 +80,8 @@ class MicrometerUploadListenerTest {
             await().until(() -> storage.inFlight.get() == 2);
 
             assertThat(registry.get("bounded.upload.active").gauge().value()).isEqualTo(2);
-            assertThat(registry.get("bounded.upload.pending").gauge().value()).isEqualTo(3);
-            assertThat(registry.get("bounded.upload.bytes.active").gauge().value()).isEqualTo(20);
+            assertThat(registry.get("bounded.upload.queued").gauge().value()).isEqualTo(3);
+            assertThat(registry.get("bounded.upload.active.bytes").gauge().value()).isEqualTo(20);
             assertThat(registry.get("bounded.upload.batches.active").gauge().value()).isEqualTo(1);
             assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge())
                     .isNotNull();

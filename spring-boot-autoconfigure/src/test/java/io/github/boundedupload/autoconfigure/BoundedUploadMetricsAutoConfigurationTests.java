@@ -45,7 +45,7 @@ class BoundedUploadMetricsAutoConfigurationTests {
                             .count()).isEqualTo(1);
                     assertThat(registry.get(MicrometerUploadListener.BYTES).counter().count()).isEqualTo(5);
                     assertThat(registry.get(MicrometerUploadListener.ACTIVE).gauge().value()).isZero();
-                    assertThat(registry.get(MicrometerUploadListener.PENDING).gauge().value()).isZero();
+                    assertThat(registry.get(MicrometerUploadListener.QUEUED).gauge().value()).isZero();
                     // The uploader's own pool is metered. (Not its completed count: a worker counts its task only
                     // after the batch has already completed.)
                     assertThat(registry.get("executor.pool.max").tag("name", "bounded-upload-default").gauge()
