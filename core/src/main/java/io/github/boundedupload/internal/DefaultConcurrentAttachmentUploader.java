@@ -135,6 +135,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         Effects effects = new Effects();
         Batch batch = null;
         UploaderSaturatedException rejected = null;
+        RuntimeException refused = null;
         engine.lock.lock();
         try {
             Admission.Verdict verdict = admission.admit(size, submitted);
@@ -150,12 +151,15 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                 batch.admit(effects);
             }
         } catch (RuntimeException e) {
-            if (entry != null) {
-                Batch.forget(entry, event, e);
-            }
-            throw e;
+            refused = e;
         } finally {
             engine.lock.unlock();
+        }
+        if (refused != null) {
+            if (entry != null) {
+                Batch.forget(entry, event, refused); // outside the lock: the journal may write to its database
+            }
+            throw refused;
         }
         if (batch == null) {
             if (entry != null) {
