@@ -38,12 +38,13 @@ public final class FakeAsyncStorage implements AsyncFileUploader {
         }
         maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         CompletableFuture<StoredObject> future = new CompletableFuture<>();
-        // As the SPI asks: stop when the uploader gives up on the upload (this fake has nothing to clean up).
-        request.cancellation().thenRun(() -> future.cancel(false));
-        future.whenComplete((stored, failure) -> {
-            if (future.isCancelled()) {
+        // As the SPI asks: stop when the uploader gives up on the upload (this fake has nothing to clean up). Recorded
+        // before the future completes: the uploader's own callbacks on it run first, and may end the batch.
+        request.cancellation().thenRun(() -> {
+            if (!future.isDone()) {
                 inFlight.decrementAndGet();
                 cancelled.add(request.key());
+                future.cancel(false);
             }
         });
         pending.add(() -> {

@@ -21,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * The upload journal, when {@code bounded-upload.journal.enabled=true}: a {@link JdbcUploadJournal} on the
@@ -31,6 +32,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(name = { "io.github.boundedupload.jdbc.JdbcUploadJournal",
     "org.springframework.jdbc.datasource.DataSourceUtils" })
 @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".journal", name = "enabled")
+@ImportRuntimeHints(BoundedUploadRuntimeHints.class)
 class JournalConfiguration {
 
     static final String JOURNAL_BEAN_NAME = "boundedUploadJournal";

@@ -144,6 +144,18 @@ class JournalAutoConfigurationTests {
     }
 
     @Test
+    void aNativeImageGetsTheSchemaScriptsTheJournalReads() {
+        org.springframework.aot.hint.RuntimeHints hints = new org.springframework.aot.hint.RuntimeHints();
+        new BoundedUploadRuntimeHints().registerHints(hints, getClass().getClassLoader());
+        for (String script : List.of("schema-postgresql.sql", "schema-mysql.sql", "schema-h2.sql")) {
+            String resource = "io/github/boundedupload/jdbc/" + script;
+            assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
+            assertThat(org.springframework.aot.hint.predicate.RuntimeHintsPredicates.resource().forResource(resource)
+                    .test(hints)).as(resource).isTrue();
+        }
+    }
+
+    @Test
     void enabledWithoutADataSourceFailsAtStartUpSayingWhy() {
         TestSupport.runner(root).withPropertyValues("bounded-upload.journal.enabled=true").run(context -> {
             assertThat(context).hasFailed();

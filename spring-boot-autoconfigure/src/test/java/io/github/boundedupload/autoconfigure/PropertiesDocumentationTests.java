@@ -152,6 +152,33 @@ class PropertiesDocumentationTests {
     }
 
     @SuppressWarnings("unchecked")
+    /** Every storage class the metadata suggests is one the adapter accepts. */
+    @Test
+    void theStorageClassHintsAreTheAcceptedValues() throws IOException {
+        List<String> hinted = new java.util.ArrayList<>();
+        for (Map<String, Object> hint : hints()) {
+            if (hint.get("name").equals("bounded-upload.s3.storage-class")) {
+                for (Object value : (List<?>) hint.get("values")) {
+                    hinted.add((String) ((Map<?, ?>) value).get("value"));
+                }
+            }
+        }
+        assertThat(hinted).isNotEmpty().allSatisfy(value -> assertThat(S3Options.storageClass(value))
+                .as(value).isNotEqualTo(software.amazon.awssdk.services.s3.model.StorageClass.UNKNOWN_TO_SDK_VERSION));
+        assertThat(hinted).doesNotHaveDuplicates().contains("standard", "standard-ia", "intelligent-tiering",
+                "glacier-ir", "deep-archive");
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> hints() throws IOException {
+        try (InputStream in = Objects.requireNonNull(PropertiesDocumentationTests.class.getClassLoader()
+                .getResourceAsStream("META-INF/spring-configuration-metadata.json"), "no generated metadata")) {
+            Map<String, Object> metadata = JsonMapper.builder().build().readValue(
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8), Map.class);
+            return (List<Map<String, Object>>) metadata.get("hints");
+        }
+    }
+
     static List<Map<String, Object>> properties() throws IOException {
         try (InputStream in = Objects.requireNonNull(PropertiesDocumentationTests.class.getClassLoader()
                 .getResourceAsStream("META-INF/spring-configuration-metadata.json"), "no generated metadata")) {
