@@ -267,7 +267,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                 }
             }
             if (!rest.isEmpty()) {
-                removeApart(id, rest, batch);
+                removeApart(rest, batch);
             }
             Connection caller = transactions.current();
             int forgotten;
@@ -306,7 +306,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     }
 
     /** Keys a kept batch did not keep: moved to a batch of their own, removed at once. */
-    private void removeApart(String from, List<String> keys, BatchEvent batch) {
+    private void removeApart(List<String> keys, BatchEvent batch) {
         String id = UUID.randomUUID().toString();
         long now = System.currentTimeMillis();
         runInOwnTransaction("hand over what " + batch + " did not keep", c -> {
