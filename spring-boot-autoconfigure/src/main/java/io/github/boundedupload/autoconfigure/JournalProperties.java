@@ -18,8 +18,8 @@ public class JournalProperties {
     private boolean enabled;
 
     /**
-     * Whether to create the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task) when they
-     * do not exist, on PostgreSQL, MySQL or H2. Turn it off when migrations create them (the scripts are in
+     * Whether to create the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task,
+     * bounded_upload_deferred) when they do not exist, on PostgreSQL, MySQL or H2. Turn it off when migrations create them (the scripts are in
      * bounded-upload-jdbc, beside JdbcUploadJournal).
      */
     private boolean createTables = true;
