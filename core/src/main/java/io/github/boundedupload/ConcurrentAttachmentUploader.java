@@ -4,8 +4,10 @@ import io.github.boundedupload.internal.DefaultConcurrentAttachmentUploader;
 import io.github.boundedupload.internal.Storage;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadListener;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Uploads batches of attachments concurrently, within bounds: uploads and bytes in flight, per batch and overall;
@@ -86,6 +88,18 @@ public interface ConcurrentAttachmentUploader extends AutoCloseable {
      * @return completes with the result, or exceptionally with the exceptions {@link #uploadAll(List)} throws
      */
     CompletableFuture<BatchResult> uploadAllAsync(List<Attachment> attachments);
+
+    /**
+     * As {@link #uploadAllAsync(List)}, and tells {@code listener} what happens to this batch, after the uploader's
+     * own listeners: its start (or refusal), each upload's start, bytes, end, and rollback, and its end. For progress
+     * of one request (a progress bar, a stream of events to a client) without a listener that sorts the events of
+     * every batch. Keep the listener short: it runs on the uploader's threads; a listener that throws is logged.
+     *
+     * @param attachments the batch; may be empty (then the listener hears nothing)
+     * @param listener hears this batch only; {@code uploaderCreated} and {@code uploaderClosed} are never called
+     * @return as {@link #uploadAllAsync(List)}
+     */
+    CompletableFuture<BatchResult> uploadAllAsync(List<Attachment> attachments, @Nullable UploadListener listener);
 
     /**
      * Checks a batch as {@link #uploadAll(List)} does before anything starts, and chooses its keys, without uploading.

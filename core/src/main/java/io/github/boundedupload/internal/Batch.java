@@ -15,6 +15,7 @@ import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.spi.UploadListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,6 +56,8 @@ final class Batch {
     private final int window;
     private final @Nullable LinkedBlockingQueue<Runnable> callerQueue;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
+    /** The uploader's listeners, and the batch's own after them. */
+    final UploadListener listener;
     /** The batch in the journal, if the uploader has one. */
     private final UploadJournal.@Nullable Entry journal;
     /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link #keep()}), on its own thread. */
@@ -86,8 +89,9 @@ final class Batch {
     private boolean deadlineFired;
 
     Batch(Engine engine, BatchEvent event, BatchCheck checked, ContextPropagator.Captured context, long submitted,
-            boolean callerRuns, UploadJournal.@Nullable Entry journal, boolean keepOnCaller) {
+            boolean callerRuns, UploadJournal.@Nullable Entry journal, boolean keepOnCaller, UploadListener listener) {
         this.engine = engine;
+        this.listener = listener;
         this.journal = journal;
         this.keepOnCaller = keepOnCaller;
         this.event = event;
@@ -136,7 +140,7 @@ final class Batch {
         if (!callerRuns) {
             engine.queued += size;
         }
-        effects.add(() -> Engine.inContext(context, () -> engine.listener.batchStarted(event)));
+        effects.add(() -> Engine.inContext(context, () -> listener.batchStarted(event)));
         engine.sweep.start();
         fill();
         engine.dispatcher.dispatch(effects);
@@ -199,7 +203,7 @@ final class Batch {
             engine.queued--;
         }
         UploadEvent upload = event(index);
-        effects.add(() -> Engine.inContext(context, () -> engine.listener.uploadSkipped(upload, reason)));
+        effects.add(() -> Engine.inContext(context, () -> listener.uploadSkipped(upload, reason)));
     }
 
     /** An upload ended (or was given up on): its result; a failure may stop the batch. */
@@ -243,7 +247,7 @@ final class Batch {
         }
         if (stored != null) {
             UploadEvent upload = event(index);
-            effects.add(() -> Engine.inContext(context, () -> engine.listener.uploadRolledBack(upload, stored, null)));
+            effects.add(() -> Engine.inContext(context, () -> listener.uploadRolledBack(upload, stored, null)));
         }
     }
 
@@ -332,12 +336,12 @@ final class Batch {
             try {
                 keep();
             } catch (UploadException e) {
-                engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+                listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
                 done.completeExceptionally(e);
                 return;
             }
         }
-        engine.listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+        listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
         if (engine.policy.fails(result)) {
             done.completeExceptionally(new BatchFailedException(engine.name, result, cause));
         } else {

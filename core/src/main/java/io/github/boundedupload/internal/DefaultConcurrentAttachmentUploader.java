@@ -12,6 +12,7 @@ import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.spi.UploadListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         if (attachments.isEmpty()) {
             return EMPTY;
         }
-        Batch batch = submit(attachments, true);
+        Batch batch = submit(attachments, true, engine.listener);
         BatchResult result;
         try {
             result = batch.done.get();
@@ -68,12 +69,19 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
 
     @Override
     public CompletableFuture<BatchResult> uploadAllAsync(List<Attachment> attachments) {
+        return uploadAllAsync(attachments, null);
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> uploadAllAsync(List<Attachment> attachments,
+            @Nullable UploadListener listener) {
         try {
             Objects.requireNonNull(attachments, "attachments");
             if (attachments.isEmpty()) {
                 return CompletableFuture.completedFuture(EMPTY);
             }
-            Batch batch = submit(attachments, false);
+            Batch batch = submit(attachments, false, listener == null ? engine.listener
+                    : new Listeners(List.of(engine.listener, listener)));
             batch.done.whenComplete((result, failure) -> {
                 if (batch.done.isCancelled()) {
                     batch.cancel(new CancellationException("the batch's future was cancelled"));
@@ -125,7 +133,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
      * Checks, journals and admits a batch. With {@code keepOnCaller}, the caller keeps the batch in the journal
      * ({@link Batch#keep()}) on its own thread once it has the result.
      */
-    private Batch submit(List<Attachment> attachments, boolean keepOnCaller) {
+    private Batch submit(List<Attachment> attachments, boolean keepOnCaller, UploadListener listener) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
         long submitted = System.nanoTime();
         BatchCheck checked = BatchCheck.of(attachments, engine.config);
@@ -147,7 +155,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                         engine.config.maxQueuedUploads(), engine.config.rejectionPolicy());
             } else {
                 batch = new Batch(engine, event, checked, context, submitted, verdict == Admission.Verdict.ON_CALLER,
-                        entry, keepOnCaller);
+                        entry, keepOnCaller, listener);
                 batch.admit(effects);
             }
         } catch (RuntimeException e) {
@@ -166,7 +174,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
                 Batch.forget(entry, event, null);
             }
             UploaderSaturatedException exception = Objects.requireNonNull(rejected);
-            Engine.inContext(context, () -> engine.listener.batchRejected(event, exception));
+            Engine.inContext(context, () -> listener.batchRejected(event, exception));
             throw exception;
         }
         effects.run();

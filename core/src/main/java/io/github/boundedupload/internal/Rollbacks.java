@@ -87,7 +87,7 @@ final class Rollbacks {
         }
         UploadEvent event = call.batch.event(call.index);
         effects.add(() -> Engine.inContext(call.batch.context,
-                () -> engine.listener.rollbackRetried(event, failure, Duration.ofNanos(pause))));
+                () -> call.batch.listener.rollbackRetried(event, failure, Duration.ofNanos(pause))));
         engine.timeouts.schedule(pause, () -> retry(call));
     }
 
@@ -135,9 +135,9 @@ final class Rollbacks {
         UploadEvent event = call.batch.event(call.index);
         StoredObject stored = call.stored;
         effects.add(() -> Engine.inContext(call.batch.context, () -> {
-            engine.listener.rollbackAbandoned(event, failure);
+            call.batch.listener.rollbackAbandoned(event, failure);
             if (stored != null) {
-                engine.listener.uploadRolledBack(event, stored, failure);
+                call.batch.listener.uploadRolledBack(event, stored, failure);
             }
         }));
     }

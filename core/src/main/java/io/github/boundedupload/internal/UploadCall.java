@@ -85,13 +85,13 @@ final class UploadCall extends Call {
         Duration uploadTimeout = engine.config.uploadTimeout();
         UploadRequest request = UploadRequest.builder(key, event.attachment())
                 .timeout(Duration.ofNanos(Math.max(1, Math.min(uploadTimeout.toNanos(), left))))
-                .progress(bytes -> engine.listener.bytesSent(event, bytes))
+                .progress(bytes -> batch.listener.bytesSent(event, bytes))
                 .maxBytes(engine.config.maxAttachmentSize())
                 .contentLength(batch.lengths[index])
                 .cancellation(attempt.signal())
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
-        engine.storage.upload(request, attempt, () -> engine.listener.uploadStarted(event, queuedFor))
+        engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor))
                 .whenComplete((stored, failure) -> Engine.inContext(batch.context, () -> ended(stored, failure)));
     }
 
@@ -120,11 +120,11 @@ final class UploadCall extends Call {
         UploadResult result = outcome(event.attachment(), stored, failure, cancel);
         sample(ended, result, cancel);
         if (result.isStored()) {
-            engine.listener.uploadSucceeded(event, result.storedObject().orElseThrow(), took);
+            batch.listener.uploadSucceeded(event, result.storedObject().orElseThrow(), took);
         } else if (attempt.started()) {
-            engine.listener.uploadFailed(event, result.failure().orElseThrow(), took);
+            batch.listener.uploadFailed(event, result.failure().orElseThrow(), took);
         } else {
-            engine.listener.uploadSkipped(event, result.failure().orElseThrow());
+            batch.listener.uploadSkipped(event, result.failure().orElseThrow());
         }
         engine.lock.lock();
         try {
@@ -190,8 +190,8 @@ final class UploadCall extends Call {
         if (cancel == null || cancel.status() != Status.CANCELLED) {
             sample(now, UploadResult.notStored(index, event.attachment(), key, Status.FAILED, reason), cancel);
         }
-        engine.listener.uploadStuck(event);
-        engine.listener.uploadFailed(event, reason, took);
+        batch.listener.uploadStuck(event);
+        batch.listener.uploadFailed(event, reason, took);
         Effects effects = new Effects();
         engine.lock.lock();
         try {

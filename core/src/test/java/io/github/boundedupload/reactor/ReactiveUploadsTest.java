@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.UploadProgress;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
@@ -62,6 +63,44 @@ class ReactiveUploadsTest {
             assertThat(storage.interrupted).isNotEmpty();
         } finally {
             gate.open();
+        }
+    }
+
+    @Test
+    void eachAttachmentsStepsAreEmittedAndTheFluxEndsWithTheBatch() {
+        storage.behaviour = request -> {
+            if (request.fileName().equals("p-1.txt")) {
+                throw new java.io.IOException("refused");
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploadsPerBatch(1).build())) {
+            List<UploadProgress> steps = new java.util.concurrent.CopyOnWriteArrayList<>();
+            assertThatThrownBy(() -> ReactiveUploads.uploadAllWithProgress(uploader, Batches.of("p", 3))
+                    .doOnNext(steps::add).blockLast(Duration.ofSeconds(30)))
+                    .isInstanceOf(io.github.boundedupload.BatchFailedException.class);
+            assertThat(steps).extracting(step -> step.index() + " " + step.kind()).containsSubsequence(
+                    "0 STARTED", "0 STORED", "1 STARTED", "1 FAILED").contains("0 DELETED", "2 SKIPPED");
+            assertThat(steps).filteredOn(step -> step.kind() == UploadProgress.Kind.FAILED).singleElement()
+                    .satisfies(step -> assertThat(step.failure()).get().hasToString("java.io.IOException: refused"));
+
+            storage.behaviour = request -> { };
+            List<UploadProgress> stored = ReactiveUploads.uploadAllWithProgress(uploader, Batches.of("q", 2))
+                    .filter(step -> step.kind() == UploadProgress.Kind.STORED).collectList()
+                    .block(Duration.ofSeconds(30));
+            assertThat(stored).extracting(UploadProgress::index).containsExactlyInAnyOrder(0, 1);
+        }
+    }
+
+    @Test
+    void aBatchsOwnListenerHearsThatBatchOnly() throws Exception {
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage)) {
+            List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+            var mine = uploader.uploadAllAsync(Batches.of("mine", 2), UploadProgress.listener(
+                    step -> heard.add(step.fileName())));
+            uploader.uploadAll(Batches.of("other", 3));
+            mine.get(30, TimeUnit.SECONDS);
+            assertThat(heard).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("mine-"));
         }
     }
 

@@ -10,6 +10,13 @@ package io.github.boundedupload.kotlin
 import io.github.boundedupload.Attachment
 import io.github.boundedupload.BatchResult
 import io.github.boundedupload.ConcurrentAttachmentUploader
+import io.github.boundedupload.UploadProgress
+import java.util.concurrent.CompletionException
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.awaitClose
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.buffer
+import kotlinx.coroutines.flow.callbackFlow
 import kotlinx.coroutines.future.await
 
 /**
@@ -26,3 +33,23 @@ import kotlinx.coroutines.future.await
 suspend fun ConcurrentAttachmentUploader.awaitUploadAll(attachments: List<Attachment>): BatchResult =
     // await() cancels the future when the coroutine is cancelled, and cancelling the future cancels the batch.
     uploadAllAsync(attachments).await()
+
+/**
+ * Uploads a batch when collected and emits each attachment's steps as they happen (started, sent, stored, failed,
+ * skipped, deleted again); the flow ends when the batch does, or throws what [awaitUploadAll] throws. Cancelling the
+ * collection cancels the batch. At most about fifteen steps per attachment are buffered for a slow collector.
+ *
+ * @param attachments the batch
+ * @return the steps
+ */
+fun ConcurrentAttachmentUploader.uploadAllFlow(attachments: List<Attachment>): Flow<UploadProgress> = callbackFlow {
+    val batch = uploadAllAsync(attachments, UploadProgress.listener { step -> trySend(step) })
+    batch.whenComplete { _, failure ->
+        if (failure == null) {
+            close()
+        } else {
+            close(if (failure is CompletionException && failure.cause != null) failure.cause else failure)
+        }
+    }
+    awaitClose { batch.cancel(true) }
+}.buffer(Channel.UNLIMITED) // bounded in practice: about fifteen steps per attachment, and batches are bounded

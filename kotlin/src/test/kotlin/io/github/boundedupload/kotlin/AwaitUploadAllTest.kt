@@ -4,6 +4,7 @@ import io.github.boundedupload.Attachment
 import io.github.boundedupload.BatchResult
 import io.github.boundedupload.ConcurrentAttachmentUploader
 import io.github.boundedupload.StoredObject
+import io.github.boundedupload.UploadProgress
 import io.github.boundedupload.UploaderConfig
 import io.github.boundedupload.spi.FileUploader
 import io.github.boundedupload.spi.UploadRequest
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancelAndJoin
+import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
@@ -81,6 +83,16 @@ class AwaitUploadAllTest {
                     assertThat(uploader.stats().activeBatches()).isZero()
                 }
             }
+    }
+
+    @Test
+    fun `a flow emits each attachment's steps and ends with the batch`() = runBlocking<Unit> {
+        ConcurrentAttachmentUploader.create(storage).use { uploader ->
+            val steps = uploader.uploadAllFlow(files("photo", 3)).toList()
+            assertThat(steps.filter { it.kind() == UploadProgress.Kind.STORED }.map { it.index() })
+                .containsExactlyInAnyOrder(0, 1, 2)
+            assertThat(steps.filter { it.kind() == UploadProgress.Kind.STARTED }).hasSize(3)
+        }
     }
 
     @Test
