@@ -87,7 +87,7 @@ class MultipartAttachmentsTests {
         Path part = Files.writeString(request.resolve("upload_1.tmp"), "kept past the request");
         MultipartFile file = new DiskPart(part, "notes.txt");
         try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(afterTheRequest)) {
-            MultipartAttachments.Detached detached = MultipartAttachments.detach(List.of(file));
+            DetachedAttachments detached = MultipartAttachments.detach(List.of(file));
             Path copy = detached.attachments().get(0).content().path().orElseThrow();
             CompletableFuture<BatchResult> batch = detached.uploadAllAsync(uploader);
             Files.deleteIfExists(part); // the request ends: Spring deletes its temporary files
@@ -107,7 +107,7 @@ class MultipartAttachmentsTests {
                     ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
                     WebTestClient client = WebTestClient.bindToRouterFunction(RouterFunctions.route()
                             .POST("/weeks", incoming -> incoming.multipartData()
-                                    .flatMap(form -> MultipartAttachments.detach(Flux.fromIterable(
+                                    .flatMap(form -> FilePartAttachments.detach(Flux.fromIterable(
                                             form.getOrDefault("files", List.of())).cast(FilePart.class)))
                                     .flatMap(detached -> ReactiveUploads.uploadAll(uploader, detached.attachments())
                                             .doFinally(signal -> detached.close()))
