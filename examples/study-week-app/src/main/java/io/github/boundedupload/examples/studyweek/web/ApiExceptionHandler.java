@@ -1,5 +1,6 @@
 package io.github.boundedupload.examples.studyweek.web;
 
+import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
@@ -10,8 +11,8 @@ import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import io.github.boundedupload.examples.studyweek.week.DuplicateWeekException;
-import io.github.boundedupload.examples.studyweek.week.WeekController;
 import io.github.boundedupload.examples.studyweek.week.WeekNotFoundException;
+import io.github.boundedupload.spring.web.MultipartAttachments;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -35,7 +36,6 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
-import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.util.WebUtils;
@@ -99,8 +99,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (multipartRequest == null || index < 0) {
             return false;
         }
-        List<MultipartFile> files = WeekController.chosenFiles(multipartRequest.getFiles("files"));
-        return index < files.size() && files.get(index).getSize() > uploader.config().maxAttachmentSize();
+        List<Attachment> files = MultipartAttachments.of(multipartRequest.getFiles("files"));
+        return index < files.size()
+                && files.get(index).content().length().orElse(0) > uploader.config().maxAttachmentSize();
     }
 
     /** Load, not a fault: the client should come back later. Never a 500. */

@@ -1,8 +1,8 @@
 package io.github.boundedupload.examples.studyweek.week;
 
 import io.github.boundedupload.Attachment;
-import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.jdbc.DeferredAttachment;
+import io.github.boundedupload.spring.web.MultipartAttachments;
 import io.github.boundedupload.examples.studyweek.progress.UploadProgress;
 import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
 import jakarta.validation.Valid;
@@ -66,7 +66,7 @@ public class WeekController {
             @RequestParam(name = "files", required = false) List<MultipartFile> files,
             @RequestHeader(name = UploadProgress.HEADER, required = false) String uploadId)
             throws MissingServletRequestPartException {
-        List<Attachment> attachments = chosenFiles(files).stream().map(file -> attachment(studyId, file)).toList();
+        List<Attachment> attachments = attachments(studyId, files);
         if (attachments.isEmpty()) {
             throw new MissingServletRequestPartException("files");
         }
@@ -91,7 +91,7 @@ public class WeekController {
     ResponseEntity<WeekView> createDeferred(@PathVariable long studyId, @Valid NewWeek form,
             @RequestParam(name = "files", required = false) List<MultipartFile> files)
             throws MissingServletRequestPartException {
-        List<Attachment> attachments = chosenFiles(files).stream().map(file -> attachment(studyId, file)).toList();
+        List<Attachment> attachments = attachments(studyId, files);
         if (attachments.isEmpty()) {
             throw new MissingServletRequestPartException("files");
         }
@@ -100,28 +100,16 @@ public class WeekController {
     }
 
     /**
-     * The files of the request, in order. A browser sends an empty part without a name when no file was chosen: that
-     * is no file.
-     *
-     * @param files the {@code files} parts, or {@code null} when there are none
-     * @return the files chosen; the index of each is the index of its attachment
+     * The chosen files of the request, in order, streamed from the request's temporary files (opened again if the
+     * storage client retries), never read into memory, with the study id for the key strategy. Their names go to the
+     * uploader as they came: the uploader refuses dangerous names and sanitises the rest before any of it reaches a
+     * storage key.
      */
-    public static List<MultipartFile> chosenFiles(List<MultipartFile> files) {
-        return files == null ? List.of()
-                : files.stream().filter(f -> !(f.isEmpty() && (f.getOriginalFilename() == null
-                        || f.getOriginalFilename().isEmpty()))).toList();
-    }
-
-    /**
-     * The file streamed from the request's temporary file (opened again if the storage client retries), never read
-     * into memory. Its name goes to the uploader as it came: the uploader refuses dangerous names and sanitises the
-     * rest before any of it reaches a storage key.
-     */
-    private static Attachment attachment(long studyId, MultipartFile file) {
-        String name = file.getOriginalFilename() == null ? "" : file.getOriginalFilename();
-        return Attachment.builder(name, AttachmentContent.ofStream(file::getInputStream, file.getSize()))
-                .metadata(WeekService.STUDY_ID, Long.toString(studyId))
-                .build();
+    private static List<Attachment> attachments(long studyId, List<MultipartFile> files) {
+        return MultipartAttachments.of(files).stream()
+                .map(attachment -> attachment.toBuilder().metadata(WeekService.STUDY_ID, Long.toString(studyId))
+                        .build())
+                .toList();
     }
 
     /**
