@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -27,12 +28,10 @@ import org.jspecify.annotations.Nullable;
 public final class JournalMeters implements MeterBinder {
 
     private final JdbcUploadJournal journal;
-    private final long refreshNanos;
-    private @Nullable JournalStatus last;
-    private long lastRead;
-    private @Nullable DeferredUploads deferred;
-    private DeferredUploads.@Nullable Stats lastDeferred;
-    private long lastDeferredRead;
+    private final Duration refresh;
+    private final Reused<JournalStatus> status;
+    private final @Nullable DeferredUploads deferred;
+    private final Reused<DeferredUploads.Stats> deferredStats;
 
     /**
      * Meters that read the journal's status at most every 5 seconds.
@@ -50,8 +49,15 @@ public final class JournalMeters implements MeterBinder {
      * @param refresh how long a status read is reused
      */
     public JournalMeters(JdbcUploadJournal journal, Duration refresh) {
+        this(journal, refresh, null);
+    }
+
+    private JournalMeters(JdbcUploadJournal journal, Duration refresh, @Nullable DeferredUploads deferred) {
         this.journal = Objects.requireNonNull(journal, "journal");
-        this.refreshNanos = refresh.toNanos();
+        this.refresh = refresh;
+        this.status = new Reused<>(journal::status, refresh);
+        this.deferred = deferred;
+        this.deferredStats = new Reused<>(() -> Objects.requireNonNull(deferred, "deferred").stats(), refresh);
     }
 
     /**
@@ -64,9 +70,7 @@ public final class JournalMeters implements MeterBinder {
      * @return meters that bind those too
      */
     public JournalMeters withDeferred(DeferredUploads deferred) {
-        JournalMeters meters = new JournalMeters(journal, Duration.ofNanos(refreshNanos));
-        meters.deferred = Objects.requireNonNull(deferred, "deferred");
-        return meters;
+        return new JournalMeters(journal, refresh, Objects.requireNonNull(deferred, "deferred"));
     }
 
     @Override
@@ -86,57 +90,59 @@ public final class JournalMeters implements MeterBinder {
         // The journal is the meters' state object (held weakly, and the application holds it); the functions hold
         // this, with its cached status.
         FunctionCounter.builder("bounded.upload.journal.compensations.completed", journal,
-                j -> status().compensationsCompleted())
+                j -> status.get().compensationsCompleted())
                 .description("compensations this instance completed").tag("instance", journal.instanceName())
                 .register(registry);
         FunctionCounter.builder("bounded.upload.journal.compensations.retried", journal,
-                j -> status().compensationsRetried())
+                j -> status.get().compensationsRetried())
                 .description("failed compensation tries this instance scheduled again")
                 .tag("instance", journal.instanceName()).register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, @Nullable String unit,
             ToDoubleFunction<JournalStatus> value) {
-        Gauge.builder(name, journal, j -> value.applyAsDouble(status())).description(description).baseUnit(unit)
+        Gauge.builder(name, journal, j -> value.applyAsDouble(status.get())).description(description).baseUnit(unit)
                 .tag("instance", journal.instanceName()).register(registry);
     }
 
     private void bindDeferred(MeterRegistry registry, DeferredUploads uploads) {
         Tags tags = Tags.of("instance", journal.instanceName(), "uploader", uploads.uploaderName());
-        Gauge.builder("bounded.upload.deferred.pending", uploads, u -> deferredStats(u).pendingAttachments())
+        Gauge.builder("bounded.upload.deferred.pending", uploads, u -> deferredStats.get().pendingAttachments())
                 .description("deferred attachments staged and not stored yet, on every instance").tags(tags)
                 .register(registry);
-        Gauge.builder("bounded.upload.deferred.staged", uploads, u -> deferredStats(u).stagedBytes())
+        Gauge.builder("bounded.upload.deferred.staged", uploads, u -> deferredStats.get().stagedBytes())
                 .description("bytes of the deferred attachments staged").baseUnit("bytes").tags(tags)
                 .register(registry);
-        FunctionCounter.builder("bounded.upload.deferred.stored", uploads, u -> deferredStats(u).stored())
+        FunctionCounter.builder("bounded.upload.deferred.stored", uploads, u -> deferredStats.get().stored())
                 .description("deferred attachments this instance recorded stored").tags(tags).register(registry);
-        FunctionCounter.builder("bounded.upload.deferred.failed", uploads, u -> deferredStats(u).failed())
+        FunctionCounter.builder("bounded.upload.deferred.failed", uploads, u -> deferredStats.get().failed())
                 .description("deferred attachments this instance recorded failed").tags(tags).register(registry);
-        FunctionCounter.builder("bounded.upload.deferred.retried", uploads, u -> deferredStats(u).retried())
+        FunctionCounter.builder("bounded.upload.deferred.retried", uploads, u -> deferredStats.get().retried())
                 .description("failed tries of deferred batches this instance scheduled again").tags(tags)
                 .register(registry);
     }
 
-    private synchronized DeferredUploads.Stats deferredStats(DeferredUploads uploads) {
-        long now = System.nanoTime();
-        DeferredUploads.Stats stats = lastDeferred;
-        if (stats == null || now - lastDeferredRead >= refreshNanos) {
-            stats = uploads.stats();
-            lastDeferred = stats;
-            lastDeferredRead = now;
-        }
-        return stats;
-    }
+    /** A value read at most once per refresh, and reused in between (each read is a query on the database). */
+    private static final class Reused<T> {
+        private final Supplier<T> read;
+        private final long refreshNanos;
+        private @Nullable T last;
+        private long lastRead;
 
-    private synchronized JournalStatus status() {
-        long now = System.nanoTime();
-        JournalStatus status = last;
-        if (status == null || now - lastRead >= refreshNanos) {
-            status = journal.status();
-            last = status;
-            lastRead = now;
+        Reused(Supplier<T> read, Duration refresh) {
+            this.read = read;
+            this.refreshNanos = refresh.toNanos();
         }
-        return status;
+
+        synchronized T get() {
+            long now = System.nanoTime();
+            T value = last;
+            if (value == null || now - lastRead >= refreshNanos) {
+                value = read.get();
+                last = value;
+                lastRead = now;
+            }
+            return value;
+        }
     }
 }
