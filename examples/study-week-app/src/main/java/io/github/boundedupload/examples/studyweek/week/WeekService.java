@@ -12,7 +12,10 @@ import io.github.boundedupload.jdbc.DeferredBatch;
 import io.github.boundedupload.jdbc.DeferredUploads;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -169,12 +172,18 @@ public class WeekService {
     public StudyWeek find(long studyId, long weekId) {
         StudyWeek week = weeks.findByIdAndStudyId(weekId, studyId)
                 .orElseThrow(() -> new WeekNotFoundException("Study " + studyId + " has no week " + weekId + "."));
-        // An outcome whose event was not heard (the instance that recorded it died right after): read it.
+        // An outcome whose event was not heard (the instance that recorded it died right after): read it, once per
+        // deferred batch (a week's files share one).
+        Map<String, Map<String, DeferredAttachment.State>> outcomes = new HashMap<>();
         for (WeekAttachment attachment : week.getAttachments()) {
             if (attachment.getState() == DeferredAttachment.State.PENDING) {
-                deferred.attachments(attachment.getDeferredBatch()).stream()
-                        .filter(d -> d.key().equals(attachment.getStorageKey())).findFirst()
-                        .ifPresent(d -> attachment.setState(d.state()));
+                DeferredAttachment.State state = outcomes.computeIfAbsent(attachment.getDeferredBatch(),
+                        batch -> deferred.attachments(batch).stream().collect(
+                                Collectors.toMap(DeferredAttachment::key, DeferredAttachment::state)))
+                        .get(attachment.getStorageKey());
+                if (state != null) {
+                    attachment.setState(state);
+                }
             }
         }
         return week;
