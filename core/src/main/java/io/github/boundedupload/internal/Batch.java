@@ -332,17 +332,18 @@ final class Batch {
     }
 
     private void complete(BatchResult result, @Nullable Throwable cause) {
+        UploadException notKept = null;
         if (!keepOnCaller) {
             try {
                 keep();
             } catch (UploadException e) {
-                listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
-                done.completeExceptionally(e);
-                return;
+                notKept = e;
             }
         }
         listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
-        if (engine.policy.fails(result)) {
+        if (notKept != null) {
+            done.completeExceptionally(notKept);
+        } else if (engine.policy.fails(result)) {
             done.completeExceptionally(new BatchFailedException(engine.name, result, cause));
         } else {
             done.complete(result);
