@@ -2,8 +2,11 @@ package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.spi.FileUploader;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.health.CompositeHealthContributor;
 import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthContributor;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,11 +25,17 @@ class SpringBoot3HealthConfiguration {
 
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
-    HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
+    HealthContributor boundedUploadHealthIndicator(Map<String, ConcurrentAttachmentUploader> uploaders,
             ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck,
             ObjectProvider<JournalCheck> journalCheck) {
-        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique(), storageCheck.getIfUnique(),
-                journalCheck.getIfUnique());
+        if (uploaders.size() == 1) {
+            return indicator(new UploaderHealth(uploaders.values().iterator().next(), storage.getIfUnique(),
+                    storageCheck.getIfUnique(), journalCheck.getIfUnique()));
+        }
+        return CompositeHealthContributor.fromMap(uploaders, uploader -> indicator(UploaderHealth.alone(uploader)));
+    }
+
+    private static HealthIndicator indicator(UploaderHealth health) {
         return () -> {
             UploaderHealth.Report report = health.check();
             return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();

@@ -2,10 +2,13 @@ package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.spi.FileUploader;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -19,11 +22,17 @@ class SpringBoot4HealthConfiguration {
 
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
-    HealthIndicator boundedUploadHealthIndicator(ConcurrentAttachmentUploader uploader,
+    HealthContributor boundedUploadHealthIndicator(Map<String, ConcurrentAttachmentUploader> uploaders,
             ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck,
             ObjectProvider<JournalCheck> journalCheck) {
-        UploaderHealth health = new UploaderHealth(uploader, storage.getIfUnique(), storageCheck.getIfUnique(),
-                journalCheck.getIfUnique());
+        if (uploaders.size() == 1) {
+            return indicator(new UploaderHealth(uploaders.values().iterator().next(), storage.getIfUnique(),
+                    storageCheck.getIfUnique(), journalCheck.getIfUnique()));
+        }
+        return CompositeHealthContributor.fromMap(uploaders, uploader -> indicator(UploaderHealth.alone(uploader)));
+    }
+
+    private static HealthIndicator indicator(UploaderHealth health) {
         return () -> {
             UploaderHealth.Report report = health.check();
             return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();

@@ -42,6 +42,14 @@ final class UploaderHealth {
                 : storage instanceof LocalFileUploader ? directoryCheck(((LocalFileUploader) storage).root()) : null;
     }
 
+    /**
+     * The health of one of several uploaders: its state, load and limits, no storage check (an uploader does not
+     * reveal the storage it writes to, so a storage bean cannot be matched to it).
+     */
+    static UploaderHealth alone(ConcurrentAttachmentUploader uploader) {
+        return new UploaderHealth(uploader, null, null, null);
+    }
+
     /** Whether a file can be created (and deleted again) in the directory. */
     private static StorageCheck directoryCheck(Path root) {
         return details -> {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
+import io.github.boundedupload.local.LocalFileUploader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.net.URI;
 import java.nio.file.Path;
@@ -101,6 +103,30 @@ class BoundedUploadHealthAutoConfigurationTests {
                     HealthView health = TestSupport.health(context.getBean(INDICATOR));
                     assertThat(health.status()).isEqualTo("UP");
                     assertThat(health.details()).doesNotContainKey("storage");
+                });
+    }
+
+    @Test
+    void oneIndicatorPerUploaderWhenThereAreSeveral() throws IOException {
+        LocalFileUploader storage = new LocalFileUploader(root);
+        runner().withBean("images", ConcurrentAttachmentUploader.class,
+                () -> ConcurrentAttachmentUploader.create(storage,
+                        UploaderConfig.builder().name("images").build()))
+                .withBean("reports", ConcurrentAttachmentUploader.class,
+                        () -> ConcurrentAttachmentUploader.create(storage,
+                        UploaderConfig.builder().name("reports").build()))
+                .withConfiguration(TestSupport.springBootHealth())
+                .run(context -> {
+                    assertThat(context).getBeans(ConcurrentAttachmentUploader.class).hasSize(2);
+                    Object composite = context.getBean(INDICATOR);
+                    assertThat(TestSupport.registeredContributor(context, "boundedUpload")).isSameAs(composite);
+                    context.getBean("reports", ConcurrentAttachmentUploader.class).close();
+                    HealthView images = TestSupport.health(TestSupport.child(composite, "images"));
+                    HealthView reports = TestSupport.health(TestSupport.child(composite, "reports"));
+                    assertThat(images.status()).isEqualTo("UP");
+                    assertThat(images.details()).containsEntry("name", "images").doesNotContainKey("storage");
+                    assertThat(reports.status()).isEqualTo("DOWN");
+                    assertThat(reports.details()).containsEntry("name", "reports").containsEntry("closed", true);
                 });
     }
 

@@ -101,6 +101,22 @@ final class TestSupport {
         }
     }
 
+    /** A child of a composite health contributor of either Spring Boot version. */
+    static Object child(Object composite, String name) {
+        try {
+            Class<?> type = ClassUtils.resolveClassName(BOOT_4
+                    ? "org.springframework.boot.health.contributor.HealthContributors"
+                    : "org.springframework.boot.actuate.health.NamedContributors", null);
+            Object child = type.getMethod("getContributor", String.class).invoke(composite, name);
+            if (child == null) {
+                throw new AssertionError("no health contributor named " + name);
+            }
+            return child;
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     static String healthIndicatorType() {
         return BOOT_4 ? "org.springframework.boot.health.contributor.HealthIndicator"
                 : "org.springframework.boot.actuate.health.HealthIndicator";
