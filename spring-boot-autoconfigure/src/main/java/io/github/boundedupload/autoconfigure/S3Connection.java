@@ -41,6 +41,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private static final Log LOG = LogFactory.getLog(S3Connection.class);
 
     private final S3Properties properties;
+    private final S3Endpoint endpoint;
     private final Duration healthTimeout;
     private final String bucket;
     private final ObjectProvider<S3Presigner> presigners;
@@ -52,10 +53,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private final S3BucketCheck bucketCheck;
     private final List<S3ClientCustomizer> customizers;
 
-    private S3Connection(BoundedUploadProperties properties, @Nullable S3Client client,
+    private S3Connection(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
             @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners,
             List<S3ClientCustomizer> customizers) {
         this.properties = properties.getS3();
+        this.endpoint = endpoint;
         this.customizers = List.copyOf(customizers);
         this.healthTimeout = properties.getHealth().getTimeout();
         this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
@@ -65,10 +67,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
-        if (applicationClient != null && (this.properties.getEndpoint() != null
-                || this.properties.getRegion() != null || this.properties.isPathStyleAccess())) {
-            LOG.info("bounded-upload.s3.endpoint, region and path-style-access are ignored: the S3 storage uses the "
-                    + "application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
+        if (applicationClient != null && (endpoint.uri() != null || endpoint.region() != null
+                || endpoint.fromConnectionDetails() || this.properties.isPathStyleAccess())) {
+            LOG.info("The endpoint, region and path-style access of " + endpoint.source() + " are ignored: the S3 "
+                    + "storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
         }
     }
 
@@ -76,26 +78,29 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * For the non-blocking storage.
      *
      * @param properties the properties
+     * @param endpoint where a client built here connects
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
      * @param customizers applied to a client built here
      */
-    static S3Connection nonBlocking(BoundedUploadProperties properties, @Nullable S3AsyncClient client,
-            ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
-        return new S3Connection(properties, null, client, presigners, customizers);
+    static S3Connection nonBlocking(BoundedUploadProperties properties, S3Endpoint endpoint,
+            @Nullable S3AsyncClient client, ObjectProvider<S3Presigner> presigners,
+            List<S3ClientCustomizer> customizers) {
+        return new S3Connection(properties, endpoint, null, client, presigners, customizers);
     }
 
     /**
      * For the blocking storage.
      *
      * @param properties the properties
+     * @param endpoint where a client built here connects
      * @param client the application's client, or {@code null} to have one built
      * @param presigners the application's presigner, if any
      * @param customizers applied to a client built here
      */
-    static S3Connection blocking(BoundedUploadProperties properties, @Nullable S3Client client,
+    static S3Connection blocking(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
             ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
-        return new S3Connection(properties, client, null, presigners, customizers);
+        return new S3Connection(properties, endpoint, client, null, presigners, customizers);
     }
 
     /** The non-blocking storage, on the application's client or on one the adapter builds. */
@@ -138,21 +143,16 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     private void log(String type, boolean built, S3UploadOptions options) {
         LOG.info("bounded-upload stores uploads in s3://" + bucket + " through "
-                + (built ? "an " + type + " built from bounded-upload.s3.* (endpoint "
-                        + (properties.getEndpoint() != null ? properties.getEndpoint() : "of the region")
-                        + ", region " + (properties.getRegion() != null ? properties.getRegion() : "from the SDK")
+                + (built ? "an " + type + " built from " + endpoint.source() + " (endpoint "
+                        + (endpoint.uri() != null ? endpoint.uri() : "of the region")
+                        + ", region " + (endpoint.region() != null ? endpoint.region() : "from the SDK")
                         + ", " + options.maxConcurrency() + " connections)"
                         : "the application's " + type + " bean (" + options.maxConcurrency()
                                 + " requests in flight at most)"));
     }
 
     private <B extends AwsClientBuilder<B, ?>> B regionAndEndpoint(B builder) {
-        if (properties.getRegion() != null) {
-            builder.region(Region.of(properties.getRegion()));
-        }
-        if (properties.getEndpoint() != null) {
-            builder.endpointOverride(properties.getEndpoint());
-        }
+        endpoint.applyTo(builder);
         RetryMode retryMode = properties.getRetryMode();
         if (retryMode != null) {
             builder.overrideConfiguration(override -> override.retryStrategy(retryMode));
@@ -198,11 +198,14 @@ final class S3Connection implements StorageCheck, AutoCloseable {
             applicationClient.endpointOverride().ifPresent(builder::endpointOverride);
             return builder.build();
         }
-        if (properties.getRegion() != null) {
-            builder.region(Region.of(properties.getRegion()));
+        if (endpoint.region() != null) {
+            builder.region(Region.of(endpoint.region()));
         }
-        if (properties.getEndpoint() != null) {
-            builder.endpointOverride(properties.getEndpoint());
+        if (endpoint.uri() != null) {
+            builder.endpointOverride(endpoint.uri());
+        }
+        if (endpoint.credentials() != null) {
+            builder.credentialsProvider(endpoint.credentials());
         }
         return builder.build();
     }

@@ -31,14 +31,14 @@ public class S3Properties {
     /**
      * Endpoint of the S3 service for the client built here, such as http://127.0.0.1:4566 for LocalStack. When not
      * set, the AWS endpoint of the region. Ignored when the application defines an S3AsyncClient or S3Client
-     * bean.
+     * bean, and overridden by a Spring Cloud AWS AwsConnectionDetails bean (a service connection) that has one.
      */
     private @Nullable URI endpoint;
 
     /**
      * Region of the client built here, such as eu-west-1. When not set, the AWS SDK's default region chain
      * (aws.region, AWS_REGION, the profile, the instance metadata). Ignored when the application defines an
-     * S3AsyncClient or S3Client bean.
+     * S3AsyncClient or S3Client bean, and overridden by a Spring Cloud AWS AwsConnectionDetails bean that has one.
      */
     private @Nullable String region;
 

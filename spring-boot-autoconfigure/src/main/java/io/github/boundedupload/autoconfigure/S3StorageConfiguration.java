@@ -119,7 +119,7 @@ class S3StorageConfiguration {
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties,
                     ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner,
                     ObjectProvider<S3ClientCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
-                return S3Connection.nonBlocking(properties,
+                return S3Connection.nonBlocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
                         applicationClient(client, S3AsyncClient.class, beanFactory), presigner,
                         customizers.orderedStream().toList());
             }
@@ -142,7 +142,8 @@ class S3StorageConfiguration {
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties, ObjectProvider<S3Client> client,
                     ObjectProvider<S3Presigner> presigner, ObjectProvider<S3ClientCustomizer> customizers,
                     ConfigurableListableBeanFactory beanFactory) {
-                return S3Connection.blocking(properties, applicationClient(client, S3Client.class, beanFactory),
+                return S3Connection.blocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
+                        applicationClient(client, S3Client.class, beanFactory),
                         presigner, customizers.orderedStream().toList());
             }
 

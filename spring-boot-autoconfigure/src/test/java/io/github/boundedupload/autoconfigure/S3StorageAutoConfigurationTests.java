@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.boundedupload.BatchFailedException;
+import io.awspring.cloud.autoconfigure.core.AwsConnectionDetails;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
@@ -429,6 +430,59 @@ class S3StorageAutoConfigurationTests {
                     assertThat(url).startsWith(NOWHERE + "/" + BUCKET + "/k?");
                     assertThat(context).doesNotHaveBean(S3Presigner.class);
                 });
+    }
+
+    @Test
+    void springCloudAwsConnectionDetailsWinOverTheProperties() {
+        AwsConnectionDetails details = new AwsConnectionDetails() {
+            @Override
+            public URI getEndpoint() {
+                return URI.create("http://127.0.0.1:2");
+            }
+
+            @Override
+            public String getRegion() {
+                return "eu-central-1";
+            }
+
+            @Override
+            public String getAccessKey() {
+                return "DETAILSKEY";
+            }
+
+            @Override
+            public String getSecretKey() {
+                return "details-secret";
+            }
+        };
+        runner().withBean(AwsConnectionDetails.class, () -> details)
+                .withPropertyValues("bounded-upload.s3.location=presigned").run(context -> {
+                    S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
+                    assertThat(client.serviceClientConfiguration().region()).isEqualTo(Region.EU_CENTRAL_1);
+                    assertThat(client.serviceClientConfiguration().endpointOverride())
+                            .contains(URI.create("http://127.0.0.1:2"));
+                    assertThat(client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join()
+                            .accessKeyId()).isEqualTo("DETAILSKEY");
+                    String url = context.getBean(S3Connection.class).presigner()
+                            .presignGetObject(p -> p.signatureDuration(Duration.ofMinutes(5))
+                                    .getObjectRequest(g -> g.bucket(BUCKET).key("k")))
+                            .url().toString();
+                    assertThat(url).startsWith("http://127.0.0.1:2/" + BUCKET + "/k?")
+                            .contains("X-Amz-Credential=DETAILSKEY%2F").contains("%2Feu-central-1%2Fs3%2F");
+                });
+        // What the details leave out comes from the properties, and the credentials from the SDK.
+        runner().withBean(AwsConnectionDetails.class, () -> new AwsConnectionDetails() {
+            @Override
+            public String getRegion() {
+                return "eu-central-1";
+            }
+        }).run(context -> {
+            S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
+            assertThat(client.serviceClientConfiguration().region()).isEqualTo(Region.EU_CENTRAL_1);
+            assertThat(client.serviceClientConfiguration().endpointOverride()).contains(URI.create(NOWHERE));
+            assertThat(client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join()
+                    .accessKeyId()).isNotEqualTo("DETAILSKEY");
+        });
     }
 
     @Test

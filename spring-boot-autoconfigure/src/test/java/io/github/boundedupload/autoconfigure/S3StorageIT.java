@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
+import io.awspring.cloud.autoconfigure.core.AwsConnectionDetails;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
@@ -86,6 +87,40 @@ class S3StorageIT {
                         assertThat(stored.location()).as("path-style object URL").contains(URI.create(
                                 services.s3Endpoint() + "/" + bucket.name() + "/" + stored.key()));
                     }
+                });
+    }
+
+    /** A service connection (here made by hand; Testcontainers' LocalStack makes one) is where the storage goes. */
+    @Test
+    void aServiceConnectionIsUsedOverTheProperties() {
+        var credentials = services.credentials().resolveCredentials();
+        AwsConnectionDetails details = new AwsConnectionDetails() {
+            @Override
+            public URI getEndpoint() {
+                return services.s3Endpoint();
+            }
+
+            @Override
+            public String getRegion() {
+                return TestSupport.REGION;
+            }
+
+            @Override
+            public String getAccessKey() {
+                return credentials.accessKeyId();
+            }
+
+            @Override
+            public String getSecretKey() {
+                return credentials.secretAccessKey();
+            }
+        };
+        TestSupport.s3Runner(root, bucket.name(), "http://127.0.0.1:9").withBean(AwsConnectionDetails.class,
+                () -> details).withPropertyValues("bounded-upload.key-prefix=connection-details").run(context -> {
+                    BatchResult result = TestSupport.uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                    assertThat(result.allStored()).isTrue();
+                    assertThat(bucket.read(result.storedObjects().get(0).key()))
+                            .hasValueSatisfying(bytes -> assertThat(bytes).asString().isEqualTo("hello"));
                 });
     }
 
