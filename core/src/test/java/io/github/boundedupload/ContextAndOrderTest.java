@@ -101,6 +101,98 @@ class ContextAndOrderTest {
         }
     }
 
+    // ---- contexts that can only wrap work (Spring's TaskDecorator) -------------------------------------------------
+
+    private static final ThreadLocal<String> TENANT = new ThreadLocal<>();
+
+    /** A context in the style of a TaskDecorator: it wraps the work, and cannot be applied apart from it. */
+    private static final ContextPropagator WRAPPING_TENANT = () -> {
+        String captured = TENANT.get();
+        return new ContextPropagator.Captured() {
+            @Override
+            public ContextPropagator.Scope apply() {
+                throw new UnsupportedOperationException("wraps work only");
+            }
+
+            @Override
+            public void run(Runnable action) {
+                String previous = TENANT.get();
+                TENANT.set(captured);
+                try {
+                    action.run();
+                } finally {
+                    TENANT.set(previous);
+                }
+            }
+        };
+    };
+
+    @Test
+    void aContextThatOnlyWrapsWorkReachesEveryUploadWhicheverThreadSubmitsIt() throws Exception {
+        Map<String, String> tenantByKey = new java.util.concurrent.ConcurrentHashMap<>();
+        storage.behaviour = request -> tenantByKey.put(request.key(), String.valueOf(TENANT.get()));
+        // One upload at a time: most uploads are handed to a thread by another batch's finishing upload.
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
+                        .contextPropagator(ContextPropagator.of(ContextPropagator.mdc(), WRAPPING_TENANT)).build())) {
+            ExecutorService callers = Executors.newFixedThreadPool(2);
+            try {
+                List<java.util.concurrent.Future<BatchResult>> results = new java.util.ArrayList<>();
+                for (String tenant : List.of("alpha", "beta")) {
+                    results.add(callers.submit(() -> {
+                        TENANT.set(tenant);
+                        MDC.put("tenant", tenant);
+                        try {
+                            return uploader.uploadAll(Batches.of(tenant, 10));
+                        } finally {
+                            TENANT.remove();
+                            MDC.clear();
+                        }
+                    }));
+                }
+                for (int i = 0; i < 2; i++) {
+                    String tenant = i == 0 ? "alpha" : "beta";
+                    assertThat(results.get(i).get().storedObjects()).hasSize(10).allSatisfy(o -> {
+                        assertThat(tenantByKey.get(o.key())).isEqualTo(tenant);
+                        assertThat(storage.mdcByKey.get(o.key())).containsExactly(Map.entry("tenant", tenant));
+                    });
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aPropagatorThatFailsOrDropsTheWorkCostsTheContextNeverTheUpload() {
+        ContextPropagator failing = () -> new ContextPropagator.Captured() {
+            @Override
+            public ContextPropagator.Scope apply() {
+                throw new IllegalStateException("no context today");
+            }
+        };
+        ContextPropagator dropping = () -> new ContextPropagator.Captured() {
+            @Override
+            public ContextPropagator.Scope apply() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void run(Runnable action) {
+                // forgets to run it
+            }
+        };
+        for (ContextPropagator propagator : List.of(failing, dropping)) {
+            try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                    UploaderConfig.builder().contextPropagator(propagator).build())) {
+                BatchResult result = uploader.uploadAll(Batches.of("c", 3));
+
+                assertThat(result.allStored()).isTrue();
+                assertThat(result.storedObjects()).allSatisfy(o -> assertThat(storage.objects).containsKey(o.key()));
+            }
+        }
+    }
+
     // ---- issue 11, defect 5: MDC leaks into the uploader's threads -------------------------------------------
 
     /** What SLF4J's BasicMDCAdapter (and log4j2, when configured so) keeps the MDC in: inherited by new threads. */

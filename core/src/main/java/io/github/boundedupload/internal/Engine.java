@@ -76,22 +76,62 @@ final class Engine {
         UploadThreads.resize(ownExecutor, delta);
     }
 
-    /** Runs with the batch's context; a failing propagator costs the context, never the action. */
+    /**
+     * Runs with the batch's context; a failing propagator costs the context, never the action: an action the context
+     * did not run (it failed first, or dropped the action) runs without it, and the action's own failure is the one
+     * that propagates.
+     */
     static void inContext(ContextPropagator.Captured context, Runnable action) {
-        ContextPropagator.Scope scope;
+        InContext run = new InContext(action);
+        boolean contextFailed = false;
         try {
-            scope = context.apply();
-        } catch (RuntimeException e) {
-            LOG.warn("the context propagator failed to apply a context", e);
-            scope = () -> { };
+            context.run(run);
+        } catch (RuntimeException | Error e) {
+            if (e != run.failure) {
+                contextFailed = true;
+                LOG.warn(run.started ? "the context propagator failed to restore a context"
+                        : "the context propagator failed to apply a context", e);
+            }
         }
-        try {
-            action.run();
-        } finally {
+        if (!run.started) {
+            if (!contextFailed) {
+                LOG.warn("the context propagator did not run an action: it runs without the context");
+            }
+            run.run();
+        }
+        run.rethrow();
+    }
+
+    /** An action run once, remembering whether it started and how it failed. */
+    private static final class InContext implements Runnable {
+        private final Runnable action;
+        boolean started;
+        @Nullable Throwable failure;
+
+        InContext(Runnable action) {
+            this.action = action;
+        }
+
+        @Override
+        public void run() {
+            if (started) {
+                return;
+            }
+            started = true;
             try {
-                scope.close();
-            } catch (RuntimeException e) {
-                LOG.warn("the context propagator failed to restore a context", e);
+                action.run();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                throw e;
+            }
+        }
+
+        void rethrow() {
+            if (failure instanceof RuntimeException) {
+                throw (RuntimeException) failure;
+            }
+            if (failure instanceof Error) {
+                throw (Error) failure;
             }
         }
     }

@@ -40,6 +40,24 @@ public interface ContextPropagator {
          * @return restores what the thread had before
          */
         Scope apply();
+
+        /**
+         * Runs an action with the captured context, and restores what the thread had afterwards. The uploader runs
+         * all its work for a batch through this method. By default: {@link #apply()}, the action, then
+         * {@link Scope#close()}. A context that can only wrap work, not be applied and restored apart from it (a
+         * Spring {@code TaskDecorator}), overrides it, and may throw {@link UnsupportedOperationException} from
+         * {@code apply()}.
+         *
+         * @param action the action, run once on the current thread
+         */
+        default void run(Runnable action) {
+            Scope scope = apply();
+            try {
+                action.run();
+            } finally {
+                scope.close();
+            }
+        }
     }
 
     /** Restores a thread's previous context when closed. */
@@ -73,17 +91,34 @@ public interface ContextPropagator {
             for (ContextPropagator propagator : all) {
                 captured.add(propagator.capture());
             }
-            return () -> {
-                Deque<Scope> scopes = new ArrayDeque<>(captured.size());
-                try {
-                    for (Captured context : captured) {
-                        scopes.push(context.apply());
+            return new Captured() {
+                @Override
+                public Scope apply() {
+                    Deque<Scope> scopes = new ArrayDeque<>(captured.size());
+                    try {
+                        for (Captured context : captured) {
+                            scopes.push(context.apply());
+                        }
+                    } catch (RuntimeException e) {
+                        scopes.forEach(Scope::close);
+                        throw e;
                     }
-                } catch (RuntimeException e) {
-                    scopes.forEach(Scope::close);
-                    throw e;
+                    return () -> scopes.forEach(Scope::close); // the last applied first
                 }
-                return () -> scopes.forEach(Scope::close); // the last applied first
+
+                @Override
+                public void run(Runnable action) {
+                    run(0, action);
+                }
+
+                /** The first context outermost, so applied first and restored last. */
+                private void run(int index, Runnable action) {
+                    if (index == captured.size()) {
+                        action.run();
+                    } else {
+                        captured.get(index).run(() -> run(index + 1, action));
+                    }
+                }
             };
         };
     }

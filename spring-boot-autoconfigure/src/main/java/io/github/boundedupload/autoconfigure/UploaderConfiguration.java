@@ -10,6 +10,8 @@ import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,6 +21,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.core.task.support.CompositeTaskDecorator;
+import org.springframework.core.task.support.ContextPropagatingTaskDecorator;
 import org.springframework.util.ClassUtils;
 
 /** The uploader, its configuration, and the parts of the configuration that are beans of their own. */
@@ -31,23 +36,38 @@ class UploaderConfiguration {
     private static final int FIRST_RELEASE_WITH_VIRTUAL_THREADS = 21;
 
     /**
-     * The MDC (unless {@code bounded-upload.mdc.enabled=false}), and, with Micrometer's context-propagation library on
-     * the class path (it comes with tracing), every thread-local registered with it: the current observation, and so
-     * the span, the security context.
+     * The MDC (unless {@code bounded-upload.mdc.enabled=false}); with Micrometer's context-propagation library on the
+     * class path (it comes with tracing), every thread-local registered with it: the current observation, and so the
+     * span, the security context; then the application's {@link TaskDecorator} beans, in order, as Spring Boot
+     * applies them to its own task executors.
      */
     @Bean
     @ConditionalOnMissingBean
-    ContextPropagator boundedUploadContextPropagator(BoundedUploadProperties properties) {
+    ContextPropagator boundedUploadContextPropagator(BoundedUploadProperties properties,
+            ObjectProvider<TaskDecorator> taskDecorators) {
         return propagator(properties.getMdc().isEnabled(), ClassUtils.isPresent(
-                "io.micrometer.context.ContextSnapshotFactory", UploaderConfiguration.class.getClassLoader()));
+                "io.micrometer.context.ContextSnapshotFactory", UploaderConfiguration.class.getClassLoader()),
+                taskDecorators.orderedStream().toList());
     }
 
-    static ContextPropagator propagator(boolean mdc, boolean contextSnapshots) {
-        if (!contextSnapshots) {
-            return mdc ? ContextPropagator.mdc() : ContextPropagator.none();
+    static ContextPropagator propagator(boolean mdc, boolean contextSnapshots, List<TaskDecorator> taskDecorators) {
+        List<ContextPropagator> propagators = new ArrayList<>();
+        if (mdc) {
+            propagators.add(ContextPropagator.mdc());
         }
-        ContextPropagator snapshots = new ContextSnapshotPropagator();
-        return mdc ? ContextPropagator.of(ContextPropagator.mdc(), snapshots) : snapshots;
+        if (contextSnapshots) {
+            propagators.add(new ContextSnapshotPropagator());
+        }
+        List<TaskDecorator> decorators = contextSnapshots ? taskDecorators.stream()
+                .filter(decorator -> !(decorator instanceof ContextPropagatingTaskDecorator)) // done just above
+                .toList() : taskDecorators;
+        if (!decorators.isEmpty()) {
+            propagators.add(new TaskDecoratorPropagator(
+                    decorators.size() == 1 ? decorators.get(0) : new CompositeTaskDecorator(decorators)));
+        }
+        return propagators.isEmpty() ? ContextPropagator.none()
+                : propagators.size() == 1 ? propagators.get(0)
+                : ContextPropagator.of(propagators.toArray(ContextPropagator[]::new));
     }
 
     @Bean

@@ -4,6 +4,7 @@ import static io.github.boundedupload.autoconfigure.TestSupport.isVirtual;
 import static io.github.boundedupload.autoconfigure.TestSupport.uploadOne;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.ExecutorType;
@@ -19,16 +20,22 @@ import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.spi.UploadRequest;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
@@ -40,6 +47,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.task.TaskDecorator;
 
 class BoundedUploadAutoConfigurationTests {
 
@@ -261,7 +269,7 @@ class BoundedUploadAutoConfigurationTests {
         ThreadLocal<String> tenant = new ThreadLocal<>();
         io.micrometer.context.ContextRegistry.getInstance().registerThreadLocalAccessor("test.tenant", tenant);
         try {
-            ContextPropagator propagator = UploaderConfiguration.propagator(true, true);
+            ContextPropagator propagator = UploaderConfiguration.propagator(true, true, List.of());
             tenant.set("acme");
             MDC.put("requestId", "r-7");
             ContextPropagator.Captured captured = propagator.capture();
@@ -277,11 +285,67 @@ class BoundedUploadAutoConfigurationTests {
             other.start();
             other.join();
             assertThat(seen).containsExactly("acme", "r-7");
-            assertThat(UploaderConfiguration.propagator(true, false)).isSameAs(ContextPropagator.mdc());
-            assertThat(UploaderConfiguration.propagator(false, false)).isNotSameAs(ContextPropagator.mdc());
+            assertThat(UploaderConfiguration.propagator(true, false, List.of())).isSameAs(ContextPropagator.mdc());
+            assertThat(UploaderConfiguration.propagator(false, false, List.of())).isNotSameAs(ContextPropagator.mdc());
         } finally {
             io.micrometer.context.ContextRegistry.getInstance().removeThreadLocalAccessor("test.tenant");
         }
+    }
+
+    /**
+     * A TaskDecorator bean's context reaches every upload of a batch, whichever thread hands the upload to a pool
+     * thread (here, one at a time: the other caller's finishing uploads hand most of them over).
+     */
+    @Test
+    void taskDecoratorBeansCarryTheSubmittersContextToEveryUpload() {
+        ThreadLocal<String> tenant = new ThreadLocal<>();
+        Map<String, String> tenantByName = new ConcurrentHashMap<>();
+        TaskDecorator tenantDecorator = task -> {
+            String captured = tenant.get();
+            return () -> {
+                tenant.set(captured);
+                try {
+                    task.run();
+                } finally {
+                    tenant.remove();
+                }
+            };
+        };
+        RecordingStorage recording = new RecordingStorage(root.resolve("tenants")) {
+            @Override
+            public StoredObject upload(UploadRequest request) throws IOException {
+                tenantByName.put(request.attachment().fileName(), String.valueOf(tenant.get()));
+                return super.upload(request);
+            }
+        };
+        runner().withBean(TaskDecorator.class, () -> tenantDecorator).withBean(FileUploader.class, () -> recording)
+                .withPropertyValues("bounded-upload.max-concurrent-uploads=1",
+                        "bounded-upload.max-concurrent-uploads-per-batch=1")
+                .run(context -> {
+                    ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+                    ExecutorService callers = Executors.newFixedThreadPool(2);
+                    try {
+                        List<Future<BatchResult>> results = new ArrayList<>();
+                        for (String name : List.of("alpha", "beta")) {
+                            results.add(callers.submit(() -> {
+                                tenant.set(name);
+                                try {
+                                    return uploader.uploadAll(IntStream.range(0, 8).mapToObj(i -> Attachment
+                                            .of(name + "-" + i + ".txt", new byte[] { 1 })).toList());
+                                } finally {
+                                    tenant.remove();
+                                }
+                            }));
+                        }
+                        for (Future<BatchResult> result : results) {
+                            assertThat(result.get().allStored()).isTrue();
+                        }
+                    } finally {
+                        callers.shutdownNow();
+                    }
+                    assertThat(tenantByName).hasSize(16).allSatisfy((name, seen) -> assertThat(name)
+                            .startsWith(seen + "-"));
+                });
     }
 
     @Test

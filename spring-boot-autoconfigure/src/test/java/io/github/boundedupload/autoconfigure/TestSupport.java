@@ -159,7 +159,7 @@ final class TestSupport {
     }
 
     /** A local storage that records which thread ran each upload and the MDC it saw. */
-    static final class RecordingStorage implements FileUploader {
+    static class RecordingStorage implements FileUploader {
         final LocalFileUploader delegate;
         final List<Thread> threads = new CopyOnWriteArrayList<>();
         final List<String> requestIds = new CopyOnWriteArrayList<>();
