@@ -102,7 +102,7 @@ public final class MicrometerUploadListener implements UploadListener {
     /** Gauge of bytes in flight. */
     public static final String ACTIVE_BYTES = "bounded.upload.active.bytes";
     /** Gauge of batches running. */
-    public static final String ACTIVE_BATCHES = "bounded.upload.batches.active";
+    public static final String ACTIVE_BATCHES = "bounded.upload.active.batches";
 
     private final MeterRegistry registry;
     private final Tags extraTags;

@@ -82,7 +82,7 @@ class MicrometerUploadListenerTest {
             assertThat(registry.get("bounded.upload.active").gauge().value()).isEqualTo(2);
             assertThat(registry.get("bounded.upload.queued").gauge().value()).isEqualTo(3);
             assertThat(registry.get("bounded.upload.active.bytes").gauge().value()).isEqualTo(20);
-            assertThat(registry.get("bounded.upload.batches.active").gauge().value()).isEqualTo(1);
+            assertThat(registry.get("bounded.upload.active.batches").gauge().value()).isEqualTo(1);
             assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge())
                     .isNotNull();
             gate.open();

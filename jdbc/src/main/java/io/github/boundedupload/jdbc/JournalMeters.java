@@ -79,23 +79,23 @@ public final class JournalMeters implements MeterBinder {
         if (uploads != null) {
             bindDeferred(registry, uploads);
         }
-        gauge(registry, "bounded.upload.journal.batches.unsettled", "batches neither kept nor removed yet", null,
+        gauge(registry, "bounded.upload.journal.batches.unsettled", "Batches neither kept nor removed yet", null,
                 JournalStatus::unsettledBatches);
-        gauge(registry, "bounded.upload.journal.batches.oldest.age", "how long ago the oldest unsettled batch began",
+        gauge(registry, "bounded.upload.journal.batches.oldest.age", "How long ago the oldest unsettled batch began",
                 "seconds", s -> s.oldestUnsettled().map(Duration::toMillis).orElse(0L) / 1000.0);
-        gauge(registry, "bounded.upload.journal.compensations.pending", "batches being removed", null,
+        gauge(registry, "bounded.upload.journal.compensations.pending", "Batches being removed", null,
                 JournalStatus::compensationsPending);
         gauge(registry, "bounded.upload.journal.compensations.failing",
-                "compensations failing again and again, still retried", null, JournalStatus::compensationsFailing);
+                "Compensations failing again and again, still retried", null, JournalStatus::compensationsFailing);
         // The journal is the meters' state object (held weakly, and the application holds it); the functions hold
         // this, with its cached status.
         FunctionCounter.builder("bounded.upload.journal.compensations.completed", journal,
                 j -> status.get().compensationsCompleted())
-                .description("compensations this instance completed").tag("instance", journal.instanceName())
+                .description("Compensations this instance completed").tag("instance", journal.instanceName())
                 .register(registry);
         FunctionCounter.builder("bounded.upload.journal.compensations.retried", journal,
                 j -> status.get().compensationsRetried())
-                .description("failed compensation tries this instance scheduled again")
+                .description("Failed compensation tries this instance scheduled again")
                 .tag("instance", journal.instanceName()).register(registry);
     }
 
@@ -108,17 +108,17 @@ public final class JournalMeters implements MeterBinder {
     private void bindDeferred(MeterRegistry registry, DeferredUploads uploads) {
         Tags tags = Tags.of("instance", journal.instanceName(), "uploader", uploads.uploaderName());
         Gauge.builder("bounded.upload.deferred.pending", uploads, u -> deferredStats.get().pendingAttachments())
-                .description("deferred attachments staged and not stored yet, on every instance").tags(tags)
+                .description("Deferred attachments staged and not stored yet, on every instance").tags(tags)
                 .register(registry);
         Gauge.builder("bounded.upload.deferred.staged", uploads, u -> deferredStats.get().stagedBytes())
-                .description("bytes of the deferred attachments staged").baseUnit("bytes").tags(tags)
+                .description("Bytes of the deferred attachments staged").baseUnit("bytes").tags(tags)
                 .register(registry);
         FunctionCounter.builder("bounded.upload.deferred.stored", uploads, u -> deferredStats.get().stored())
-                .description("deferred attachments this instance recorded stored").tags(tags).register(registry);
+                .description("Deferred attachments this instance recorded stored").tags(tags).register(registry);
         FunctionCounter.builder("bounded.upload.deferred.failed", uploads, u -> deferredStats.get().failed())
-                .description("deferred attachments this instance recorded failed").tags(tags).register(registry);
+                .description("Deferred attachments this instance recorded failed").tags(tags).register(registry);
         FunctionCounter.builder("bounded.upload.deferred.retried", uploads, u -> deferredStats.get().retried())
-                .description("failed tries of deferred batches this instance scheduled again").tags(tags)
+                .description("Failed tries of deferred batches this instance scheduled again").tags(tags)
                 .register(registry);
     }
 

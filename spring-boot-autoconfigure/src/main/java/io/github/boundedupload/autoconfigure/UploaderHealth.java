@@ -4,6 +4,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.micrometer.MicrometerUploadListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,16 @@ import org.jspecify.annotations.Nullable;
  * busiest.
  */
 final class UploaderHealth {
+
+    /**
+     * The details that a meter of {@code MicrometerUploadListener} also shows, with that meter's name: both read the
+     * same {@link UploaderStats}, and the metrics page lists them side by side.
+     */
+    static final Map<String, String> METER_OF_DETAIL = Map.of("activeUploads", MicrometerUploadListener.ACTIVE,
+            "queuedUploads", MicrometerUploadListener.QUEUED, "activeBytes", MicrometerUploadListener.ACTIVE_BYTES,
+            "activeBatches", MicrometerUploadListener.ACTIVE_BATCHES, "concurrencyLimit", MicrometerUploadListener.LIMIT,
+            "pendingRollbacks", MicrometerUploadListener.ROLLBACKS_PENDING, "stuckUploads",
+            MicrometerUploadListener.STUCK);
 
     private final ConcurrentAttachmentUploader uploader;
     private final @Nullable StorageCheck storageCheck;
@@ -74,13 +85,13 @@ final class UploaderHealth {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("name", uploader.name());
         details.put("closed", stats.closed());
-        details.put("inFlightUploads", stats.inFlightUploads());
+        details.put("activeUploads", stats.inFlightUploads());
         details.put("maxConcurrentUploads", config.maxConcurrentUploads());
         details.put("concurrencyLimit", stats.concurrencyLimit() == 0 ? config.maxConcurrentUploads()
                 : stats.concurrencyLimit());
         details.put("queuedUploads", stats.queuedUploads());
         details.put("maxQueuedUploads", config.maxQueuedUploads());
-        details.put("bytesInFlight", stats.bytesInFlight());
+        details.put("activeBytes", stats.bytesInFlight());
         details.put("maxBytesInFlight", config.maxBytesInFlight());
         details.put("activeBatches", stats.activeBatches());
         // Normally 0: deletes that undo failed batches and wait for the storage, and calls that did not stop.

@@ -50,11 +50,11 @@ class BoundedUploadHealthAutoConfigurationTests {
             HealthView health = TestSupport.health(indicator);
             assertThat(health.status()).isEqualTo("UP");
             assertThat(health.details()).containsEntry("name", "default").containsEntry("closed", false)
-                    .containsEntry("inFlightUploads", 0)
+                    .containsEntry("activeUploads", 0)
                     .containsEntry("maxConcurrentUploads", UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS)
                     .containsEntry("queuedUploads", 0)
                     .containsEntry("maxQueuedUploads", UploaderConfig.DEFAULT_MAX_QUEUED_UPLOADS)
-                    .containsEntry("bytesInFlight", 0L)
+                    .containsEntry("activeBytes", 0L)
                     .containsEntry("maxBytesInFlight", UploaderConfig.DEFAULT_MAX_BYTES_IN_FLIGHT)
                     .containsEntry("activeBatches", 0).containsEntry("saturated", false)
                     .containsEntry("pendingRollbacks", 0).containsEntry("stuckUploads", 0)

@@ -149,7 +149,7 @@ class S3StorageIT {
             assertThat(health.status()).isEqualTo("UP");
             assertThat(health.details()).containsEntry("storage", "s3://" + bucket.name())
                     .containsEntry("closed", false).containsEntry("saturated", false)
-                    .containsKeys("inFlightUploads", "maxConcurrentUploads", "queuedUploads", "maxQueuedUploads")
+                    .containsKeys("activeUploads", "maxConcurrentUploads", "queuedUploads", "maxQueuedUploads")
                     .doesNotContainKeys("error", "warning");
         });
     }

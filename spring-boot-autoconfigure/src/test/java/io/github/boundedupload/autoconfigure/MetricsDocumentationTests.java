@@ -1,0 +1,195 @@
+package io.github.boundedupload.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
+import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
+import io.github.boundedupload.micrometer.ObservationUploadListener;
+import io.github.boundedupload.spi.UploadRequest;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusNamingConvention;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * {@code docs/metrics.md} is made from the meters a running uploader (with the journal and deferred uploads)
+ * really registers, with the names Prometheus really scrapes and the health details that show the same numbers; a
+ * test fails when it is stale. Regenerate it with
+ * <pre>
+ * ./mvnw -pl spring-boot-autoconfigure test -Dtest=MetricsDocumentationTests -Dbounded-upload.docs.write=true
+ * </pre>
+ */
+class MetricsDocumentationTests {
+
+    private static final String PAGE = "metrics.md";
+
+    @TempDir
+    Path root;
+
+    private ApplicationContextRunner runner(MeterRegistry registry) {
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
+        return TestSupport.runner(root).withConfiguration(TestSupport.springBootMetrics())
+                .withUserConfiguration(JournalAutoConfigurationTests.Database.class)
+                .withBean(MeterRegistry.class, () -> registry)
+                .withBean(ObservationRegistry.class, () -> observations)
+                .withPropertyValues("bounded-upload.journal.enabled=true");
+    }
+
+    @Test
+    void thePageListsEveryMeterWithItsPrometheusNameAndHealthDetail() throws IOException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        runner(registry).run(context -> {
+            ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+            BatchResult result = uploader.uploadAll(
+                    List.of(Attachment.of("a.txt", "a".getBytes(StandardCharsets.UTF_8))));
+            assertThat(result.allStored()).isTrue();
+            String page = page(registry);
+            Path file = docsDir().resolve(PAGE);
+            if (Boolean.getBoolean("bounded-upload.docs.write")) {
+                Files.writeString(file, page);
+            }
+            assertThat(Files.readString(file)).as("docs/" + PAGE + " is stale; regenerate it with ./mvnw -pl "
+                    + "spring-boot-autoconfigure test -Dtest=MetricsDocumentationTests "
+                    + "-Dbounded-upload.docs.write=true").isEqualTo(page);
+        });
+    }
+
+    /** Each health detail that has a meter shows that meter's value, with uploads in flight and queued. */
+    @Test
+    void healthDetailsAndMetersShowTheSameNumbers() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(2);
+        RecordingStorage gated = new RecordingStorage(root.resolve("gated")) {
+            @Override
+            public StoredObject upload(UploadRequest request) throws IOException {
+                started.countDown();
+                try {
+                    release.await(1, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.upload(request);
+            }
+        };
+        runner(registry).withBean(io.github.boundedupload.spi.FileUploader.class, () -> gated)
+                .withPropertyValues("bounded-upload.max-concurrent-uploads=2",
+                        "bounded-upload.max-concurrent-uploads-per-batch=2")
+                .run(context -> {
+                    ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+                    List<Attachment> files = new ArrayList<>();
+                    for (int i = 0; i < 5; i++) {
+                        files.add(Attachment.of("f" + i + ".txt", "data".getBytes(StandardCharsets.UTF_8)));
+                    }
+                    CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(files);
+                    try {
+                        assertThat(started.await(1, TimeUnit.MINUTES)).isTrue();
+                        await().until(() -> uploader.stats().queuedUploads() == 3);
+                        HealthView health = TestSupport.health(
+                                context.getBean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME));
+                        assertThat(health.details()).containsEntry("activeUploads", 2)
+                                .containsEntry("queuedUploads", 3).containsEntry("activeBatches", 1);
+                        UploaderHealth.METER_OF_DETAIL.forEach((detail, meter) -> assertThat(
+                                registry.get(meter).gauge().value()).as("%s and %s", detail, meter)
+                                .isEqualTo(((Number) health.details().get(detail)).doubleValue()));
+                    } finally {
+                        release.countDown();
+                    }
+                    assertThat(batch.join().allStored()).isTrue();
+                });
+    }
+
+    private static String page(PrometheusMeterRegistry registry) {
+        Set<String> scraped = registry.scrape().lines().filter(line -> !line.startsWith("#") && !line.isBlank())
+                .map(line -> line.split("[{ ]", 2)[0]).collect(Collectors.toCollection(LinkedHashSet::new));
+        Map<String, String> detailOfMeter = new TreeMap<>();
+        UploaderHealth.METER_OF_DETAIL.forEach((detail, meter) -> detailOfMeter.put(meter, detail));
+        Map<String, List<Meter>> byName = registry.getMeters().stream()
+                .filter(m -> m.getId().getName().startsWith("bounded.upload"))
+                .collect(Collectors.groupingBy(m -> m.getId().getName(), TreeMap::new, Collectors.toList()));
+        StringBuilder out = new StringBuilder();
+        out.append("# Metrics\n\n");
+        out.append("<!-- Generated by MetricsDocumentationTests from the meters a running uploader registers; do not "
+                + "edit. -->\n\n");
+        out.append("Every meter an uploader registers through `MicrometerUploadListener` (the Spring Boot starter "
+                + "adds it when there is a `MeterRegistry`), the journal's and the deferred uploads' "
+                + "(`JournalMeters`), and the timers of `ObservationUploadListener`'s observations (with an "
+                + "`ObservationRegistry` whose handlers make meters, as Spring Boot's does). The uploader's meters have "
+                + "the tag `uploader`, the journal's the tag `instance`, the deferred uploads' both. Base units are seconds and bytes only. The *health detail* column names the detail "
+                + "of `/actuator/health`'s `boundedUpload` component that shows the same number.\n\n");
+        out.append("| Meter | Prometheus | Type | Tags | Health detail | What |\n");
+        out.append("| --- | --- | --- | --- | --- | --- |\n");
+        PrometheusNamingConvention prometheus = new PrometheusNamingConvention();
+        byName.forEach((name, meters) -> {
+            Meter.Id id = meters.get(0).getId();
+            String base = prometheus.name(name, id.getType(), id.getBaseUnit());
+            List<String> samples = scraped.stream().filter(sample -> sample.equals(base)
+                    || List.of("_total", "_count", "_sum", "_max", "_bucket", "_created")
+                            .stream().anyMatch(suffix -> sample.equals(base + suffix)))
+                    .filter(sample -> !sample.endsWith("_created")).toList();
+            assertThat(samples).as("what Prometheus scrapes of %s", name).isNotEmpty();
+            Set<String> tags = new java.util.TreeSet<>();
+            for (Meter meter : meters) {
+                meter.getId().getTags().stream().map(Tag::getKey).filter(key -> !key.equals("uploader"))
+                        .forEach(tags::add);
+            }
+            out.append("| `").append(name).append("` | ")
+                    .append(samples.stream().map(s -> "`" + s + "`").collect(Collectors.joining(" ")))
+                    .append(" | ").append(id.getType().name().toLowerCase(Locale.ROOT).replace('_', ' '))
+                    .append(" | ").append(tags.stream().map(t -> "`" + t + "`").collect(Collectors.joining(" ")))
+                    .append(" | ").append(detailOfMeter.containsKey(name) ? "`" + detailOfMeter.get(name) + "`" : "")
+                    .append(" | ").append(description(id, name)).append(" |\n");
+        });
+        out.append("\nThe uploader's own thread pool also has Micrometer's `executor.*` meters, tag "
+                + "`name=bounded-upload-<uploader>`. The observations are named `")
+                .append(ObservationUploadListener.BATCH).append("` and `").append(ObservationUploadListener.UPLOAD)
+                .append("`; with tracing, each is a span.\n");
+        return out.toString();
+    }
+
+    private static String description(Meter.Id id, String name) {
+        for (String observation : List.of(ObservationUploadListener.BATCH, ObservationUploadListener.UPLOAD)) {
+            if (name.equals(observation)) {
+                return "The observation's timer (made by the observation handler: no description of ours)";
+            }
+            if (name.equals(observation + ".active")) {
+                return "The observations in progress (made by the observation handler)";
+            }
+        }
+        String description = id.getDescription();
+        assertThat(description).as("description of %s", name).isNotBlank();
+        return description.replace("|", "\\|");
+    }
+
+    private static Path docsDir() {
+        return Path.of(System.getProperty("bounded-upload.docs.dir", "../docs")).toAbsolutePath().normalize();
+    }
+}
