@@ -40,6 +40,16 @@ final class Api {
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::new);
     }
 
+    /** A POST of exactly these bytes, with this content type (or none): for bodies no well-behaved client sends. */
+    Response postRaw(String path, String contentType, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return join(http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::new));
+    }
+
     Response get(String pathOrUrl, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(pathOrUrl)).timeout(Duration.ofSeconds(60)).GET();
         if (headers.length > 0) {
