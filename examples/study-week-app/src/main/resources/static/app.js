@@ -164,10 +164,8 @@ function size(bytes) {
       : `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
+/** 128 random bits as 32 hex digits: the upload's secret, the only key to its progress (the server takes no less). */
 function newId() {
-  if (crypto.randomUUID) {
-    return crypto.randomUUID();
-  }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
 }

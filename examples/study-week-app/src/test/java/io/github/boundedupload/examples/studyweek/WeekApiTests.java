@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class WeekApiTests extends LocalDiskTest {
                 .file("week-3-notes.txt", notes));
 
         assertThat(created.status()).as("%s", created).isEqualTo(201);
-        assertThat(created.header("Location")).matches("http://127\\.0\\.0\\.1:" + port + weeksPath() + "/\\d+");
+        assertThat(created.header("Location")).matches(weeksPath() + "/\\d+");
         DocumentContext week = created.json();
         assertThat(week.read("$.url", String.class)).isEqualTo(created.header("Location"));
         assertThat(week.read("$.title", String.class)).isEqualTo("Week 3");
@@ -39,6 +40,26 @@ class WeekApiTests extends LocalDiskTest {
         assertThat(week.read("$.attachments[*].size", List.class)).containsExactly(179, notes.length);
         assertThat(week.read("$.attachments[1].url", String.class))
                 .matches(created.header("Location") + "/attachments/\\d+");
+    }
+
+    /** Regression: the Host header (or X-Forwarded-Host) a client sent came back in Location and every URL. */
+    @Test
+    void urlsAndLocationAreNeverMadeFromTheHostHeader() {
+        Multipart form = Multipart.week("Week 3").file("a.txt", "a");
+        byte[] body = form.bytes();
+        String head = "POST " + weeksPath() + " HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\n"
+                + "X-Forwarded-Proto: https\r\nForwarded: host=evil.example;proto=https\r\nContent-Type: "
+                + form.contentType() + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+        request.writeBytes(body);
+
+        String response = api.raw(request.toByteArray());
+
+        assertThat(response).startsWith("HTTP/1.1 201 ")
+                .containsPattern("(?i)\r\nLocation: " + weeksPath() + "/\\d+\r\n")
+                .contains("\"url\":\"" + weeksPath() + "/")
+                .doesNotContain("evil.example", "https:");
     }
 
     @Test
