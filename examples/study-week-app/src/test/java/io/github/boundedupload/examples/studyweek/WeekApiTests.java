@@ -42,6 +42,26 @@ class WeekApiTests extends LocalDiskTest {
                 .matches(created.header("Location") + "/attachments/\\d+");
     }
 
+    /** Regression: GET on the weeks of a study was 405; the page lists them. */
+    @Test
+    void listsTheWeeksOfAStudyLatestFirstWithTheirFiles() {
+        assertThat(api.get(weeksPath()).json("$", List.class)).as("none yet").isEmpty();
+        assertThat(api.post(weeksPath(), Multipart.week("Week 3").file("a.txt", "a")).status()).isEqualTo(201);
+        assertThat(api.post(weeksPath(), new Multipart().field("title", "Week 4").field("startDate", "2026-11-23")
+                .field("endDate", "2026-11-29").file("b.txt", "bb").file("c.txt", "ccc")).status()).isEqualTo(201);
+
+        Api.Response weeks = api.get(weeksPath());
+
+        assertThat(weeks.status()).isEqualTo(200);
+        assertThat(weeks.json("$[*].title", List.class)).containsExactly("Week 4", "Week 3");
+        assertThat(weeks.json("$[0].attachments[*].fileName", List.class)).containsExactly("b.txt", "c.txt");
+        assertThat(weeks.json("$[0].attachments[*].size", List.class)).containsExactly(2, 3);
+        assertThat(weeks.json("$[1].attachments[*].state", List.class)).containsExactly("STORED");
+        assertThat(api.get(weeks.json("$[1].attachments[0].url", String.class)).text()).isEqualTo("a");
+        assertThat(api.get("/api/studies/" + (studyId + 1_000_000_000L) + "/weeks").json("$", List.class))
+                .as("another study's").isEmpty();
+    }
+
     /** Regression: the Host header (or X-Forwarded-Host) a client sent came back in Location and every URL. */
     @Test
     void urlsAndLocationAreNeverMadeFromTheHostHeader() {
