@@ -59,7 +59,8 @@ abstract class FailurePathsContract extends AppTest {
                 .file("a.txt", "a").file("b.bin", BIG).file("c.txt", "c"));
 
         assertThat(response.status()).as("%s", response).isEqualTo(502);
-        assertThat(response.json("$.failedFiles", List.class)).containsExactly(1);
+        assertThat(response.json("$.failedFiles", List.class)).as("counted from 1").containsExactly(2);
+        assertThat(response.json("$.detail", String.class)).contains("file 2 ('b.bin')");
         assertThat(response.text()).as("nothing internal in the body")
                 .doesNotContain("s3://", "uploads", "Exception", "\tat ", "Credential", "X-Amz")
                 .doesNotContainPattern("studies/\\d+/\\d{4}/");

@@ -223,7 +223,7 @@ class ProblemDetailsTests extends LocalDiskTest {
 
             assertProblem(response, 502, "Storage failed");
             assertThat(response.json("$.detail", String.class)).isEqualTo("The file storage failed while storing 1 of"
-                    + " 1 files. Nothing was saved; try again later.");
+                    + " 1 files: file 1 ('a.txt'). Nothing was saved; try again later.");
             assertThat(response.text()).doesNotContain(DATA.toString(), "uploads", "Exception", "\tat ", "trace")
                     .doesNotContainPattern("studies/\\d+/\\d{4}/"); // no storage key
             assertThat(weekRows()).isZero();

@@ -5,7 +5,6 @@ import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderSaturatedException;
@@ -180,9 +179,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         HttpStatus status = timedOut ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.BAD_GATEWAY;
         ProblemDetail problem = problem(status, timedOut ? "Storage timed out" : "Storage failed",
                 "The file storage " + (timedOut ? "did not answer in time" : "failed") + " while storing "
-                        + e.failures().size() + " of " + e.result().size() + " files. Nothing was saved; "
-                        + "try again later.");
-        problem.setProperty("failedFiles", e.failures().stream().map(UploadResult::index).toList());
+                        + e.failures().size() + " of " + e.result().size() + " files: " + e.failures().stream()
+                                .map(r -> "file " + (r.index() + 1) + " (" + quote(r.attachment().fileName()) + ")")
+                                .collect(Collectors.joining(", "))
+                        + ". Nothing was saved; try again later.");
+        // Counted from 1, as the user counts the files chosen.
+        problem.setProperty("failedFiles", e.failures().stream().map(r -> r.index() + 1).toList());
         return ResponseEntity.status(status).body(problem);
     }
 
