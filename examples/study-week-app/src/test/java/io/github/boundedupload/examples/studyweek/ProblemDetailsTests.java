@@ -105,6 +105,18 @@ class ProblemDetailsTests extends LocalDiskTest {
         assertNothingKept();
     }
 
+    @Test
+    void aFormFieldOverTheLimitIsTheSameNumber() {
+        Api.Response response = api.post(weeksPath(), new Multipart().field("title", "Week 3")
+                .field("content", "x".repeat(MAX_FILE_SIZE + 1)).field("startDate", "2026-11-16")
+                .field("endDate", "2026-11-22").file("a.txt", "a"));
+
+        assertProblem(response, 413, "Request too large");
+        assertThat(response.json("$.detail", String.class))
+                .isEqualTo("Each form field may be at most 64 KB; 'content' is larger. Nothing was saved.");
+        assertNothingKept();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "../../etc/passwd", "..\\..\\boot.ini", "a/b.txt", "evil..txt", "bell\u0007.txt",
             "invoice\u202Efdp.exe" })

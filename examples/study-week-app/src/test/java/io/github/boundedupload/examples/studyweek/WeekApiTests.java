@@ -42,6 +42,15 @@ class WeekApiTests extends LocalDiskTest {
                 .matches(created.header("Location") + "/attachments/\\d+");
     }
 
+    @Test
+    void theLimitsAreTheOnesTheRefusalsName() {
+        Api.Response limits = api.get("/api/limits");
+
+        assertThat(limits.json("$.maxFiles", Integer.class)).isEqualTo(5); // application-test.yml
+        assertThat(limits.json("$.maxFileSize", Integer.class)).isEqualTo(64 * 1024);
+        assertThat(limits.json("$.text", String.class)).isEqualTo("Up to 5 files, each at most 64 KB.");
+    }
+
     /** Regression: GET on the weeks of a study was 405; the page lists them. */
     @Test
     void listsTheWeeksOfAStudyLatestFirstWithTheirFiles() {
