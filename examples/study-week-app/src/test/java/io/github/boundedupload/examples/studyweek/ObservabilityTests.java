@@ -29,7 +29,7 @@ class ObservabilityTests extends LocalDiskTest {
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.header("X-Request-Id")).isEqualTo("req-42.a_b");
         assertThat(linesOf(output, "[req-42.a_b]")).singleElement().asString()
-                .contains(" INFO ", "upload of 3 files: 3 stored in ")
+                .contains(" INFO ", "upload of 3 file(s): 3 stored in ")
                 .containsPattern("\\[.*attachments-\\d+\\]"); // the uploader's own threads
     }
 

@@ -33,6 +33,6 @@ class UploadLog implements UploadListener {
 
     @Override
     public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
-        LOG.info("upload of {} files: {} stored in {} ms", batch.size(), result.storedObjects().size(), took.toMillis());
+        LOG.info("upload of {} file(s): {} stored in {} ms", batch.size(), result.storedObjects().size(), took.toMillis());
     }
 }
