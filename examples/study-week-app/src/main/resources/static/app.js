@@ -123,6 +123,7 @@ function showFile(file) {
   const bar = document.createElement('progress');
   bar.max = 1;
   bar.value = 0;
+  bar.setAttribute('aria-label', `${file.name}: progress`);
   row.insertCell().append(bar);
   const state = row.insertCell();
   const view = { file, row, bar, state };
