@@ -3,22 +3,68 @@
 //     their order in the request, which is the order they are sent in;
 //  2. storing: the server's progress endpoint, fed by the uploader's listener while it writes the files to the
 //     storage (local disk or S3), polled until the request answers.
+// Beside the form, the study's weeks with their files (GET /api/studies/{id}/weeks), listed again after each new week.
 // File names are only ever set as text, never as HTML.
 'use strict';
 
 const form = document.getElementById('week-form');
+const studyForm = document.getElementById('study-form');
+const studyInput = document.getElementById('study-id');
 const rows = document.getElementById('progress-rows');
 const errorBox = document.getElementById('error');
+const statusBox = document.getElementById('status');
+const button = document.getElementById('submit');
 const POLL_MS = 200;
 
 form.addEventListener('submit', event => {
   event.preventDefault();
   upload();
 });
+studyForm.addEventListener('submit', event => {
+  event.preventDefault();
+  listWeeks(studyInput.value);
+});
+showLimits();
+listWeeks(studyInput.value);
+
+async function showLimits() {
+  const response = await fetch('/api/limits', { headers: { Accept: 'application/json' } });
+  if (response.ok) {
+    document.getElementById('limits').textContent = (await response.json()).text;
+  }
+}
+
+/** The study's weeks, latest first, each with its files. */
+async function listWeeks(studyId) {
+  document.getElementById('weeks-study').textContent = studyId;
+  const response = await fetch(`/api/studies/${encodeURIComponent(studyId)}/weeks`,
+      { headers: { Accept: 'application/json' } });
+  const weeks = response.ok ? await response.json() : [];
+  document.getElementById('weeks').replaceChildren(...weeks.map(week => {
+    const item = document.createElement('li');
+    item.className = 'week';
+    item.dataset.weekId = week.id;
+    const title = document.createElement('h3');
+    title.textContent = week.title;
+    const dates = document.createElement('p');
+    dates.className = 'dates-text';
+    dates.textContent = `${week.startDate} to ${week.endDate} · ${count(week.attachments.length)}`;
+    item.append(title, dates);
+    if (week.content) {
+      const about = document.createElement('p');
+      about.className = 'about';
+      about.textContent = week.content;
+      item.append(about);
+    }
+    item.append(fileList(week.attachments));
+    return item;
+  }));
+  document.getElementById('weeks-empty').hidden = weeks.length > 0;
+}
 
 function upload() {
   const fields = new FormData(form);
-  const studyId = fields.get('studyId');
+  const studyId = studyInput.value;
   const files = Array.from(form.elements.files.files);
   const uploadId = newId();
 
@@ -28,11 +74,13 @@ function upload() {
   }
   files.forEach(file => body.append('files', file, file.name));
 
+  rows.replaceChildren(); // this submission's files only, not the previous one's
   const view = files.map(showFile);
   document.getElementById('progress').hidden = false;
   document.getElementById('result').hidden = true;
   errorBox.hidden = true;
-  form.querySelector('button').disabled = true;
+  showStatus(`Uploading ${count(files.length)}…`);
+  button.disabled = true;
 
   const xhr = new XMLHttpRequest();
   let polling = null;
@@ -49,14 +97,18 @@ function upload() {
   xhr.onloadend = () => {
     answered = true;
     clearInterval(polling);
-    form.querySelector('button').disabled = false;
+    button.disabled = false;
     if (xhr.status === 201) {
       view.forEach(file => setState(file, 'stored', 1));
+      showStatus('Saved.');
       showWeek(JSON.parse(xhr.responseText));
+      listWeeks(studyId);
     } else if (xhr.status === 202) {
-      followDeferred(JSON.parse(xhr.responseText), view);
+      showStatus('Saved; the files are being stored.');
+      followDeferred(JSON.parse(xhr.responseText), view, () => listWeeks(studyId));
     } else {
       view.forEach(file => setState(file, 'not-saved', 0));
+      showStatus(null);
       showProblem(xhr);
     }
   };
@@ -71,6 +123,7 @@ function showFile(file) {
   const bar = document.createElement('progress');
   bar.max = 1;
   bar.value = 0;
+  bar.setAttribute('aria-label', `${file.name}: progress`);
   row.insertCell().append(bar);
   const state = row.insertCell();
   const view = { file, row, bar, state };
@@ -109,11 +162,13 @@ async function poll(uploadId, view, answered) {
 }
 
 /** A week created deferred: its files are pending; read the week again until none is. */
-function followDeferred(week, view) {
+function followDeferred(week, view, done) {
   const show = current => {
     current.attachments.forEach((a, i) => setState(view[i], a.state.toLowerCase(), a.state === 'STORED' ? 1 : 0));
     showWeek(current);
-    if (current.attachments.some(a => a.state === 'PENDING')) {
+    if (!current.attachments.some(a => a.state === 'PENDING')) {
+      done();
+    } else {
       setTimeout(async () => {
         const response = await fetch(current.url, { headers: { Accept: 'application/json' } });
         if (response.ok) {
@@ -135,16 +190,35 @@ function setState(file, state, fraction) {
 function showWeek(week) {
   document.getElementById('result-title').textContent =
       `${week.title} (${week.startDate} to ${week.endDate}): ${week.attachments.length} files`;
-  const list = document.getElementById('result-files');
-  list.replaceChildren(...week.attachments.map(a => {
+  document.getElementById('result-files').replaceChildren(...fileList(week.attachments).children);
+  document.getElementById('result').hidden = false;
+}
+
+/** A week's files: each a download link, with its size, and its state unless stored. */
+function fileList(attachments) {
+  const list = document.createElement('ul');
+  list.className = 'files';
+  list.append(...attachments.map(a => {
     const item = document.createElement('li');
     const link = document.createElement('a');
     link.href = a.url;
     link.textContent = a.fileName;
-    item.append(link, ` (${size(a.size)})`, a.state === 'STORED' ? '' : ` ${a.state.toLowerCase()}`);
+    const meta = document.createElement('span');
+    meta.className = 'meta';
+    meta.textContent = ` ${size(a.size)}${a.state === 'STORED' ? '' : ` · ${a.state.toLowerCase()}`}`;
+    item.append(link, meta);
     return item;
   }));
-  document.getElementById('result').hidden = false;
+  return list;
+}
+
+function showStatus(text) {
+  statusBox.textContent = text || '';
+  statusBox.hidden = !text;
+}
+
+function count(n) {
+  return n === 1 ? '1 file' : `${n} files`;
 }
 
 function showProblem(xhr) {
@@ -157,6 +231,7 @@ function showProblem(xhr) {
   }
   errorBox.textContent = message;
   errorBox.hidden = false;
+  errorBox.scrollIntoView({ block: 'nearest' });
 }
 
 function size(bytes) {
@@ -164,10 +239,8 @@ function size(bytes) {
       : `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
+/** 128 random bits as 32 hex digits: the upload's secret, the only key to its progress (the server takes no less). */
 function newId() {
-  if (crypto.randomUUID) {
-    return crypto.randomUUID();
-  }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, b => b.toString(16).padStart(2, '0')).join('');
 }

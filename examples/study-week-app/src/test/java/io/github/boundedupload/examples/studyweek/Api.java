@@ -4,6 +4,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -38,6 +39,31 @@ final class Api {
             request.headers(headers);
         }
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::new);
+    }
+
+    /** A POST of exactly these bytes, with this content type (or none): for bodies no well-behaved client sends. */
+    Response postRaw(String path, String contentType, byte[] body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return join(http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(Response::new));
+    }
+
+    /**
+     * Sends these bytes as they are, on a connection of its own, and reads the whole answer: for headers the HTTP
+     * client will not send ({@code Host}). The request must say {@code Connection: close}.
+     */
+    String raw(byte[] request) {
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(60_000);
+            socket.getOutputStream().write(request);
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     Response get(String pathOrUrl, String... headers) {

@@ -8,12 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -32,7 +36,9 @@ class BrowserIT extends LocalDiskTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private static WebDriver browser;
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private static ChromeDriver browser;
     private static Path profile;
 
     @BeforeAll
@@ -57,6 +63,11 @@ class BrowserIT extends LocalDiskTest {
         }
     }
 
+    @BeforeEach
+    void desktopWidth() {
+        viewport(1280, 900, false);
+    }
+
     @Test
     void uploadsSeveralFilesShowingEachOnesProgressThenTheStoredFiles() throws Exception {
         Path dir = Files.createTempDirectory("study-week-files");
@@ -66,7 +77,7 @@ class BrowserIT extends LocalDiskTest {
         storage.hold(); // so that the page can be seen while the files are in the storage
 
         fillTheForm("Week 3", png, notes, korean);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        browser.findElement(By.id("submit")).click();
 
         storage.awaitEntered(3);
         // The page polls the server's progress: all three files are being written to the storage.
@@ -95,7 +106,7 @@ class BrowserIT extends LocalDiskTest {
         assertThat(api.post(weeksPath(), Multipart.week("Week 3").file("a.txt", "a")).status()).isEqualTo(201);
 
         fillTheForm("Week 3", file);
-        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        browser.findElement(By.id("submit")).click();
 
         WebElement error = new WebDriverWait(browser, WAIT)
                 .until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
@@ -104,9 +115,94 @@ class BrowserIT extends LocalDiskTest {
         assertThat(states()).containsExactly("not-saved");
     }
 
+    /**
+     * The page as a user sees it, at a desktop's and at a phone's width: the study's weeks listed with their files,
+     * each submission's progress alone in the table, the refusal next to the button and within the viewport, nothing
+     * wider than the screen. Asserted on the layout (element boxes, computed styles), not on pixels; the screenshots
+     * are kept in {@code target/screenshots} to look at.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({ "desktop, 1280, 900, false", "phone, 390, 844, true" })
+    void aSmallProductPageAtEachWidth(String name, int width, int height, boolean mobile) throws Exception {
+        viewport(width, height, mobile);
+        Path dir = Files.createTempDirectory("study-week-files");
+        Path png = Files.copy(Path.of("..", "plain-java", "sample-files", "Algorithm.png"), dir.resolve("Algorithm.png"));
+        Path notes = Files.writeString(dir.resolve("week-3-notes.txt"), "week 3");
+        Path longName = Files.writeString(dir.resolve("a-rather-long-file-name-without-any-spaces-in-it-v2.txt"), "x");
+
+        fillTheForm("Week 3", png, notes, longName);
+        browser.findElement(By.id("submit")).click();
+        new WebDriverWait(browser, WAIT).until(ExpectedConditions.visibilityOfElementLocated(By.id("result")));
+        new WebDriverWait(browser, WAIT).until(page -> weekTitles().equals(List.of("Week 3")));
+        assertThat(browser.findElements(By.cssSelector("#weeks .week a"))).extracting(WebElement::getText)
+                .containsExactly("Algorithm.png", "week-3-notes.txt", longName.getFileName().toString());
+        assertThat(states()).containsExactly("stored", "stored", "stored");
+
+        // The same title again, with one file, on the same page: refused.
+        set("files", "");
+        browser.findElement(By.name("files")).sendKeys(notes.toString());
+        browser.findElement(By.id("submit")).click();
+        WebElement error = new WebDriverWait(browser, WAIT)
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
+
+        assertThat(error.getText()).startsWith("Duplicate week:");
+        assertThat(states()).as("the previous submission's rows are gone").containsExactly("not-saved");
+        Map<String, Number> box = boxes();
+        assertThat(box.get("errorTop").doubleValue()).as("error within the viewport").isGreaterThanOrEqualTo(0);
+        assertThat(box.get("errorBottom").doubleValue()).isLessThanOrEqualTo(box.get("viewportHeight").doubleValue());
+        assertThat(box.get("errorRight").doubleValue()).isLessThanOrEqualTo(box.get("viewportWidth").doubleValue());
+        boolean sameRow = box.get("errorTop").doubleValue() < box.get("buttonBottom").doubleValue()
+                && box.get("errorBottom").doubleValue() > box.get("buttonTop").doubleValue()
+                && box.get("errorLeft").doubleValue() >= box.get("buttonRight").doubleValue();
+        double gapBelow = box.get("errorTop").doubleValue() - box.get("buttonBottom").doubleValue();
+        double buttonHeight = box.get("buttonBottom").doubleValue() - box.get("buttonTop").doubleValue();
+        if (mobile) {
+            assertThat(sameRow || gapBelow >= 0 && gapBelow <= buttonHeight).as("next to the button: %s", box).isTrue();
+        } else {
+            assertThat(sameRow).as("beside the button: %s", box).isTrue();
+        }
+        assertThat(box.get("pageWidth").doubleValue()).as("nothing wider than the screen")
+                .isLessThanOrEqualTo(box.get("viewportWidth").doubleValue());
+        assertThat(script("return getComputedStyle(document.getElementById('title')).fontWeight"))
+                .as("input text is not bold").isEqualTo("400");
+        assertThat(browser.findElement(By.cssSelector("link[rel=icon]")).getAttribute("href"))
+                .startsWith("data:image/svg+xml,");
+        assertThat(browser.findElement(By.id("limits")).getText()).isEqualTo("Up to 5 files, each at most 64 KB.");
+
+        ((JavascriptExecutor) browser).executeScript("window.scrollTo(0, 0)");
+        Files.createDirectories(SCREENSHOTS);
+        Files.write(SCREENSHOTS.resolve("study-week-" + name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+    }
+
+    /** The viewport a device has: the window's size is not the page's in headless Chromium. */
+    private static void viewport(int width, int height, boolean mobile) {
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", height,
+                "deviceScaleFactor", 1, "mobile", mobile));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Number> boxes() {
+        return (Map<String, Number>) ((JavascriptExecutor) browser).executeScript("""
+                const b = document.getElementById('submit').getBoundingClientRect();
+                const e = document.getElementById('error').getBoundingClientRect();
+                return { buttonTop: b.top, buttonBottom: b.bottom, buttonRight: b.right, errorTop: e.top,
+                    errorBottom: e.bottom, errorLeft: e.left, errorRight: e.right, viewportWidth: innerWidth,
+                    viewportHeight: innerHeight, pageWidth: document.documentElement.scrollWidth };
+                """);
+    }
+
+    private Object script(String script) {
+        return ((JavascriptExecutor) browser).executeScript(script);
+    }
+
+    private List<String> weekTitles() {
+        return browser.findElements(By.cssSelector("#weeks .week h3")).stream().map(WebElement::getText).toList();
+    }
+
     private void fillTheForm(String title, Path... files) {
         browser.get(api.uri("/").toString());
         set("studyId", Long.toString(studyId));
+        browser.findElement(By.cssSelector("#study-form button")).click(); // lists this study's weeks
         set("title", title);
         set("content", "Graphs");
         set("startDate", "2026-11-16"); // date inputs take yyyy-MM-dd from script whatever the locale shows

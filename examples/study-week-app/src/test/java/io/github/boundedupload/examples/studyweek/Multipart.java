@@ -43,10 +43,15 @@ final class Multipart {
     }
 
     HttpRequest.BodyPublisher publisher() {
+        return HttpRequest.BodyPublishers.ofByteArray(bytes());
+    }
+
+    /** The whole body, closing delimiter included. */
+    byte[] bytes() {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         all.writeBytes(body.toByteArray());
         all.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return HttpRequest.BodyPublishers.ofByteArray(all.toByteArray());
+        return all.toByteArray();
     }
 
     private void write(String text) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -12,19 +15,44 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class ObservabilityTests extends LocalDiskTest {
 
+    private static final String UPLOAD_LOG = "io.github.boundedupload.examples.studyweek.progress.UploadLog";
+
+    @Autowired
+    LoggingSystem logging;
+
+    /** Regression: the example logged one INFO line per file; a request of 10 files wrote 11. */
     @Test
-    void everyLogLineOfARequestCarriesItsIdEvenOnTheUploadThreads(CapturedOutput output) {
+    void oneInfoLinePerRequestWrittenOnTheUploadThreadsWithTheRequestsId(CapturedOutput output) {
         Api.Response created = api.post(weeksPath(), Multipart.week("Week 3")
                 .file("a.txt", "a").file("b.txt", "b").file("c.txt", "c"), "X-Request-Id", "req-42.a_b");
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.header("X-Request-Id")).isEqualTo("req-42.a_b");
-        List<String> uploadLines = output.getOut().lines()
-                .filter(line -> line.contains("stored file #") && line.contains("studies/" + studyId + "/"))
-                .toList();
-        assertThat(uploadLines).hasSize(3).allSatisfy(line -> assertThat(line)
-                .contains("[req-42.a_b]")
-                .containsPattern("\\[.*attachments-\\d+\\]")); // the uploader's own threads
+        assertThat(linesOf(output, "[req-42.a_b]")).singleElement().asString()
+                .contains(" INFO ", "upload of 3 file(s): 3 stored in ")
+                .containsPattern("\\[.*attachments-\\d+\\]"); // the uploader's own threads
+    }
+
+    @Test
+    void eachFileAtDebugCountedFromOne(CapturedOutput output) {
+        logging.setLogLevel(UPLOAD_LOG, LogLevel.DEBUG);
+        try {
+            Api.Response created = api.post(weeksPath(), Multipart.week("Week 3")
+                    .file("a.txt", "a").file("b.txt", "b").file("c.txt", "c"), "X-Request-Id", "req-43");
+
+            assertThat(created.status()).isEqualTo(201);
+            List<String> files = linesOf(output, "[req-43]").stream().filter(line -> line.contains("DEBUG")).toList();
+            assertThat(files).hasSize(3).allSatisfy(line -> assertThat(line)
+                    .containsPattern("stored file [123] \\(1 bytes\\) as studies/" + studyId + "/")
+                    .containsPattern("\\[.*attachments-\\d+\\]"));
+            assertThat(files).noneMatch(line -> line.contains("stored file 0"));
+        } finally {
+            logging.setLogLevel(UPLOAD_LOG, null);
+        }
+    }
+
+    private static List<String> linesOf(CapturedOutput output, String requestId) {
+        return output.getOut().lines().filter(line -> line.contains(requestId)).toList();
     }
 
     @Test
@@ -58,14 +86,15 @@ class ObservabilityTests extends LocalDiskTest {
                 .first().asString().isNotEqualTo("0.0");
     }
 
+    /** Regression: anonymous callers read the storage path (the disk space check's) and the uploader's settings. */
     @Test
-    void theHealthShowsTheUploader() {
+    void anonymousCallersSeeEachComponentsStatusButNoDetails() {
         Api.Response health = api.get("/actuator/health");
 
         assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json("$.status", String.class)).isEqualTo("UP");
         assertThat(health.json("$.components.boundedUpload.status", String.class)).isEqualTo("UP");
-        assertThat(health.json("$.components.boundedUpload.details.name", String.class)).isEqualTo("attachments");
-        assertThat(health.json("$.components.boundedUpload.details.maxConcurrentUploads", Integer.class))
-                .isEqualTo(3);
+        assertThat(health.json().read("$..details", List.class)).isEmpty();
+        assertThat(health.text()).doesNotContain(DATA.toString(), "path", "attachments", "maxConcurrentUploads");
     }
 }

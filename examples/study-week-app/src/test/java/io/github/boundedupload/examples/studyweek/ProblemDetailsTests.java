@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ProblemDetailsTests extends LocalDiskTest {
 
     private static final int MAX_FILE_SIZE = 64 * 1024; // application-test.yml
-    private static final int SPRING_MAX_FILE_SIZE = 128 * 1024;
+    private static final String MALFORMED = "The request is not a valid multipart/form-data form: send the fields"
+            + " and files as a browser's form does. Nothing was saved.";
 
     @Test
     void noFiles() {
@@ -48,31 +49,71 @@ class ProblemDetailsTests extends LocalDiskTest {
         Api.Response response = api.post(weeksPath(), form);
 
         assertProblem(response, 400, "Too many files");
-        assertThat(response.json("$.detail", String.class)).contains("6 attachments, more than the maximum of 5");
+        assertThat(response.json("$.detail", String.class))
+                .isEqualTo("A week takes at most 5 files; this request has 6. Nothing was saved.");
+        assertThat(response.json("$.maxFiles", Integer.class)).isEqualTo(5);
+        assertNothingKept();
+    }
+
+    /** Regression: from 47 files on, Tomcat's part-count limit answered 413 "Request too large" with Spring's sizes. */
+    @ParameterizedTest
+    @ValueSource(ints = { 20, 47, 200 })
+    void farTooManyTinyFilesAreTooManyFilesNotTooLarge(int count) {
+        Multipart form = Multipart.week("Week 3");
+        for (int i = 1; i <= count; i++) {
+            form.file("file-" + i + ".txt", "x");
+        }
+
+        Api.Response response = api.post(weeksPath(), form);
+
+        assertProblem(response, 400, "Too many files");
+        assertThat(response.json("$.detail", String.class)).startsWith("A week takes at most 5 files;")
+                .endsWith("Nothing was saved.");
         assertThat(response.json("$.maxFiles", Integer.class)).isEqualTo(5);
         assertNothingKept();
     }
 
     @Test
-    void aFileOverTheUploadersLimit() {
+    void aFileOverTheLimitIsNamedAndCountedFromOne() {
         Api.Response response = api.post(weeksPath(), Multipart.week("Week 3")
                 .file("small.txt", "x").file("big.bin", new byte[MAX_FILE_SIZE + 1]));
 
         assertProblem(response, 413, "File too large");
         assertThat(response.json("$.detail", String.class))
-                .contains("#1 'big.bin'", (MAX_FILE_SIZE + 1) + " bytes, more than the maximum of " + MAX_FILE_SIZE);
+                .isEqualTo("Each file may be at most 64 KB; 'big.bin' is larger. Nothing was saved.");
         assertThat(response.json("$.maxFileSize", Integer.class)).isEqualTo(MAX_FILE_SIZE);
         assertNothingKept();
     }
 
     @Test
-    void aFileOverSpringsMultipartLimit() {
+    void aFileOfExactlyTheLimitIsTaken() {
         Api.Response response = api.post(weeksPath(), Multipart.week("Week 3")
-                .file("huge.bin", new byte[SPRING_MAX_FILE_SIZE + 1]));
+                .file("small.txt", "x").file("just-fits.bin", new byte[MAX_FILE_SIZE]));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(201);
+    }
+
+    /** Regression: the user met two size limits, the uploader's and Spring's, with two different numbers. */
+    @Test
+    void aFileFarOverTheLimitIsToldTheSameLimit() {
+        Api.Response response = api.post(weeksPath(), Multipart.week("Week 3")
+                .file("huge.bin", new byte[10 * MAX_FILE_SIZE]));
+
+        assertProblem(response, 413, "File too large");
+        assertThat(response.json("$.detail", String.class))
+                .isEqualTo("Each file may be at most 64 KB; 'huge.bin' is larger. Nothing was saved.");
+        assertNothingKept();
+    }
+
+    @Test
+    void aFormFieldOverTheLimitIsTheSameNumber() {
+        Api.Response response = api.post(weeksPath(), new Multipart().field("title", "Week 3")
+                .field("content", "x".repeat(MAX_FILE_SIZE + 1)).field("startDate", "2026-11-16")
+                .field("endDate", "2026-11-22").file("a.txt", "a"));
 
         assertProblem(response, 413, "Request too large");
         assertThat(response.json("$.detail", String.class))
-                .isEqualTo("The request is larger than the server accepts: at most 128KB per file and 1MB per request.");
+                .isEqualTo("Each form field may be at most 64 KB; 'content' is larger. Nothing was saved.");
         assertNothingKept();
     }
 
@@ -83,9 +124,45 @@ class ProblemDetailsTests extends LocalDiskTest {
         Api.Response response = api.post(weeksPath(), Multipart.week("Week 3").file("fine.txt", "ok").file(name, "x"));
 
         assertProblem(response, 400, "Invalid files");
-        assertThat(response.json("$.detail", String.class)).startsWith("invalid attachment: #1 '");
-        assertThat(response.json("$.files[0].index", Integer.class)).isEqualTo(1);
+        assertThat(response.json("$.detail", String.class)).startsWith("File 2 ('").contains("): the file name ")
+                .endsWith("Nothing was saved.").doesNotContain("#", "attachment", "\u0000", "\u0007", "\u202E");
+        assertThat(response.json("$.files[0].file", Integer.class)).isEqualTo(2);
         assertThat(response.json("$.files[0].reason", String.class)).startsWith("the file name ");
+        assertNothingKept();
+    }
+
+    /** Regression: a NUL in a file name was a 500 (Tomcat refuses it while reading the request). */
+    @Test
+    void aNulInAFileName() {
+        Api.Response response = api.post(weeksPath(), Multipart.week("Week 3").file("fine.txt", "ok")
+                .file("nul\u0000.txt", "x"));
+
+        assertProblem(response, 400, "Invalid files");
+        assertThat(response.json("$.detail", String.class)).isEqualTo("The file 'nul\uFFFD.txt': the file name contains"
+                + " a control character. Nothing was saved.");
+        assertThat(response.json("$.files[0].reason", String.class)).isEqualTo("the file name contains a control"
+                + " character");
+        assertNothingKept();
+    }
+
+    @Test
+    void aMalformedMultipartBodyIsABadRequest() {
+        Api.Response response = api.postRaw(weeksPath(), "multipart/form-data; boundary=xyz",
+                "--xyz\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nWeek 3 and no end".getBytes());
+
+        assertProblem(response, 400, "Malformed request");
+        assertThat(response.json("$.detail", String.class)).isEqualTo(MALFORMED);
+        assertNothingKept();
+    }
+
+    @Test
+    void aMultipartBodyWithoutBoundaryIsABadRequest() {
+        Multipart form = Multipart.week("Week 3").file("a.txt", "a");
+
+        Api.Response response = api.postRaw(weeksPath(), "multipart/form-data", form.bytes());
+
+        assertProblem(response, 400, "Malformed request");
+        assertThat(response.json("$.detail", String.class)).isEqualTo(MALFORMED);
         assertNothingKept();
     }
 
@@ -158,7 +235,7 @@ class ProblemDetailsTests extends LocalDiskTest {
 
             assertProblem(response, 502, "Storage failed");
             assertThat(response.json("$.detail", String.class)).isEqualTo("The file storage failed while storing 1 of"
-                    + " 1 files. Nothing was saved; try again later.");
+                    + " 1 files: file 1 ('a.txt'). Nothing was saved; try again later.");
             assertThat(response.text()).doesNotContain(DATA.toString(), "uploads", "Exception", "\tat ", "trace")
                     .doesNotContainPattern("studies/\\d+/\\d{4}/"); // no storage key
             assertThat(weekRows()).isZero();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.zaxxer.hikari.HikariDataSource;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class WeekApiTests extends LocalDiskTest {
                 .file("week-3-notes.txt", notes));
 
         assertThat(created.status()).as("%s", created).isEqualTo(201);
-        assertThat(created.header("Location")).matches("http://127\\.0\\.0\\.1:" + port + weeksPath() + "/\\d+");
+        assertThat(created.header("Location")).matches(weeksPath() + "/\\d+");
         DocumentContext week = created.json();
         assertThat(week.read("$.url", String.class)).isEqualTo(created.header("Location"));
         assertThat(week.read("$.title", String.class)).isEqualTo("Week 3");
@@ -39,6 +40,55 @@ class WeekApiTests extends LocalDiskTest {
         assertThat(week.read("$.attachments[*].size", List.class)).containsExactly(179, notes.length);
         assertThat(week.read("$.attachments[1].url", String.class))
                 .matches(created.header("Location") + "/attachments/\\d+");
+    }
+
+    @Test
+    void theLimitsAreTheOnesTheRefusalsName() {
+        Api.Response limits = api.get("/api/limits");
+
+        assertThat(limits.json("$.maxFiles", Integer.class)).isEqualTo(5); // application-test.yml
+        assertThat(limits.json("$.maxFileSize", Integer.class)).isEqualTo(64 * 1024);
+        assertThat(limits.json("$.text", String.class)).isEqualTo("Up to 5 files, each at most 64 KB.");
+    }
+
+    /** Regression: GET on the weeks of a study was 405; the page lists them. */
+    @Test
+    void listsTheWeeksOfAStudyLatestFirstWithTheirFiles() {
+        assertThat(api.get(weeksPath()).json("$", List.class)).as("none yet").isEmpty();
+        assertThat(api.post(weeksPath(), Multipart.week("Week 3").file("a.txt", "a")).status()).isEqualTo(201);
+        assertThat(api.post(weeksPath(), new Multipart().field("title", "Week 4").field("startDate", "2026-11-23")
+                .field("endDate", "2026-11-29").file("b.txt", "bb").file("c.txt", "ccc")).status()).isEqualTo(201);
+
+        Api.Response weeks = api.get(weeksPath());
+
+        assertThat(weeks.status()).isEqualTo(200);
+        assertThat(weeks.json("$[*].title", List.class)).containsExactly("Week 4", "Week 3");
+        assertThat(weeks.json("$[0].attachments[*].fileName", List.class)).containsExactly("b.txt", "c.txt");
+        assertThat(weeks.json("$[0].attachments[*].size", List.class)).containsExactly(2, 3);
+        assertThat(weeks.json("$[1].attachments[*].state", List.class)).containsExactly("STORED");
+        assertThat(api.get(weeks.json("$[1].attachments[0].url", String.class)).text()).isEqualTo("a");
+        assertThat(api.get("/api/studies/" + (studyId + 1_000_000_000L) + "/weeks").json("$", List.class))
+                .as("another study's").isEmpty();
+    }
+
+    /** Regression: the Host header (or X-Forwarded-Host) a client sent came back in Location and every URL. */
+    @Test
+    void urlsAndLocationAreNeverMadeFromTheHostHeader() {
+        Multipart form = Multipart.week("Week 3").file("a.txt", "a");
+        byte[] body = form.bytes();
+        String head = "POST " + weeksPath() + " HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\n"
+                + "X-Forwarded-Proto: https\r\nForwarded: host=evil.example;proto=https\r\nContent-Type: "
+                + form.contentType() + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+        request.writeBytes(body);
+
+        String response = api.raw(request.toByteArray());
+
+        assertThat(response).startsWith("HTTP/1.1 201 ")
+                .containsPattern("(?i)\r\nLocation: " + weeksPath() + "/\\d+\r\n")
+                .contains("\"url\":\"" + weeksPath() + "/")
+                .doesNotContain("evil.example", "https:");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.github.boundedupload.examples.studyweek.progress;
 
 import java.util.List;
+import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -19,11 +20,14 @@ class ProgressController {
     /**
      * The files of a running request.
      *
-     * @param uploadId the id the client sent in {@value UploadProgress#HEADER}
-     * @return 200 with each file's progress, or 404 when no such request is running (not started, or finished)
+     * @param uploadId the id the client sent in {@value UploadProgress#HEADER}: its secret, 128 random bits
+     * @return 200 with each file's progress, or 404 when no such request is running (not started, or finished); not
+     *         to be cached anywhere
      */
     @GetMapping("/api/uploads/{uploadId}")
     ResponseEntity<List<UploadProgress.FileProgress>> progress(@PathVariable String uploadId) {
-        return ResponseEntity.of(progress.progress(uploadId));
+        return progress.progress(uploadId)
+                .map(files -> ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(files))
+                .orElseGet(() -> ResponseEntity.notFound().cacheControl(CacheControl.noStore()).build());
     }
 }

@@ -11,8 +11,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Logs each upload. These lines are written on the uploader's threads, and still carry the request id: the starter
- * copies the request thread's MDC to them. Keys and sizes only, never locations (which may be presigned URLs).
+ * Logs each request's uploads: one INFO line per request (its batch), each file at DEBUG, a failed file at WARN.
+ * These lines are written on the uploader's threads, and still carry the request id: the starter copies the request
+ * thread's MDC to them. Keys and sizes only, never locations (which may be presigned URLs). Files are counted from 1.
  */
 @Component
 class UploadLog implements UploadListener {
@@ -21,18 +22,17 @@ class UploadLog implements UploadListener {
 
     @Override
     public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
-        LOG.info("stored file #{} ({} bytes) as {} in {} ms", upload.index(), stored.size(), stored.key(),
+        LOG.debug("stored file {} ({} bytes) as {} in {} ms", upload.index() + 1, stored.size(), stored.key(),
                 took.toMillis());
     }
 
     @Override
     public void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
-        LOG.warn("file #{} failed after {} ms: {}", upload.index(), took.toMillis(), failure.toString());
+        LOG.warn("file {} failed after {} ms: {}", upload.index() + 1, took.toMillis(), failure.toString());
     }
 
     @Override
     public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
-        LOG.info("batch of {} finished in {} ms, {} stored", batch.size(), took.toMillis(),
-                result.storedObjects().size());
+        LOG.info("upload of {} file(s): {} stored in {} ms", batch.size(), result.storedObjects().size(), took.toMillis());
     }
 }

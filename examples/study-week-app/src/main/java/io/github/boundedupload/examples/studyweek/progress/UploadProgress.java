@@ -21,6 +21,11 @@ import org.springframework.stereotype.Component;
  * under that id while the uploads run, and the uploader reports each step to this listener (the starter adds every
  * {@link UploadListener} bean to the uploader). Attachments are matched by identity: the uploader reports the very
  * objects it was given. Only running requests are kept, and at most {@value #MAX_TRACKED} of them.
+ *
+ * <p>The id is the only key to a request's progress, which shows its file names: it must be 128 random bits (32 hex
+ * digits, as the page makes them with {@code crypto.getRandomValues}), so that nobody else can guess it, and ids that
+ * are not are not tracked at all. It is the client's own secret, chosen before the request starts (the progress is
+ * read while the request runs, before any answer could hand out a token), and never logged.
  */
 @Component
 public class UploadProgress implements UploadListener {
@@ -28,7 +33,7 @@ public class UploadProgress implements UploadListener {
     /** The request header that names an upload. */
     public static final String HEADER = "X-Upload-Id";
 
-    private static final Pattern VALID_ID = Pattern.compile("[A-Za-z0-9-]{8,64}");
+    private static final Pattern VALID_ID = Pattern.compile("[0-9a-f]{32}");
     private static final int MAX_TRACKED = 1_000;
 
     /** Where a file is. */
@@ -66,7 +71,8 @@ public class UploadProgress implements UploadListener {
     /**
      * Follows a request's attachments until the returned tracking is closed.
      *
-     * @param uploadId the client's id for the request, or {@code null}; an invalid or busy id tracks nothing
+     * @param uploadId the client's id for the request, or {@code null}; an id that is not 32 lowercase hex digits, or
+     *        is busy, tracks nothing
      * @param attachments the request's attachments, in order
      * @return close it when the request is done
      */
@@ -92,7 +98,7 @@ public class UploadProgress implements UploadListener {
      * @return its files, in request order, or empty when no such request is running
      */
     public Optional<List<FileProgress>> progress(String uploadId) {
-        return Optional.ofNullable(byUpload.get(uploadId))
+        return Optional.ofNullable(VALID_ID.matcher(uploadId).matches() ? byUpload.get(uploadId) : null)
                 .map(files -> files.stream().map(Tracked::view).toList());
     }
 

@@ -5,7 +5,6 @@ import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderSaturatedException;
@@ -18,10 +17,15 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.tomcat.util.http.fileupload.InvalidFileNameException;
+import org.apache.tomcat.util.http.fileupload.impl.FileCountLimitExceededException;
+import org.apache.tomcat.util.http.fileupload.impl.FileSizeLimitExceededException;
+import org.apache.tomcat.util.http.fileupload.impl.SizeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import org.springframework.boot.servlet.autoconfigure.MultipartProperties;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -36,6 +40,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.multipart.MultipartHttpServletRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.util.WebUtils;
@@ -53,55 +58,101 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-    private final ConcurrentAttachmentUploader uploader;
-    private final StudyWeekProperties properties;
-    private final MultipartProperties multipart;
+    private static final int MAX_NAME_LENGTH = 80;
+    private static final String NOTHING_SAVED = " Nothing was saved.";
 
-    ApiExceptionHandler(ConcurrentAttachmentUploader uploader, StudyWeekProperties properties,
-            MultipartProperties multipart) {
-        this.uploader = uploader;
+    private final StudyWeekProperties properties;
+
+    ApiExceptionHandler(ConcurrentAttachmentUploader uploader, StudyWeekProperties properties) {
         this.properties = properties;
-        this.multipart = multipart;
+        // The user is told study-week.max-files and max-file-size: the uploader must refuse at those very numbers.
+        if (uploader.config().maxAttachmentsPerBatch() != properties.maxFiles()
+                || uploader.config().maxAttachmentSize() != properties.maxFileSize().toBytes()) {
+            throw new IllegalStateException("bounded-upload.max-attachments-per-batch and max-attachment-size must be"
+                    + " study-week.max-files and max-file-size (application.yml): the user is told those");
+        }
     }
 
     /**
-     * The uploader refused the files before uploading any: too many, too large, or a dangerous name. The library's
-     * message names each offending file (quoted and escaped) and why. Its problems carry a position and a reason, not
-     * a kind: a file is "too large" (413) when the request's file at that position is over the uploader's limit.
+     * The uploader refused the files before uploading any: too many, too large, or a dangerous name. Told in the
+     * user's words: files counted from 1, named by their (sanitised) names, the limits as the user knows them. The
+     * library's own message (zero-based positions, setting names) goes to the log only.
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> invalidAttachments(InvalidAttachmentException e, HttpServletRequest request) {
+        LOG.info("refused the files: {}", e.getMessage());
         List<InvalidAttachmentException.Problem> problems = e.problems();
-        boolean tooMany = problems.stream().anyMatch(p -> p.index() < 0);
-        boolean tooLarge = !tooMany && problems.stream().allMatch(p -> isTooLarge(request, p.index()));
-        HttpStatus status = tooLarge ? HttpStatus.CONTENT_TOO_LARGE : HttpStatus.BAD_REQUEST;
-        ProblemDetail problem = problem(status, tooMany ? "Too many files" : tooLarge ? "File too large"
-                : "Invalid files", e.getMessage());
-        problem.setProperty("files", problems.stream().map(p -> {
+        List<Attachment> files = files(request);
+        if (problems.stream().anyMatch(p -> p.index() < 0)) {
+            return tooManyFiles(files.size());
+        }
+        if (problems.stream().allMatch(p -> isTooLarge(files, p.index()))) {
+            return fileTooLarge(problems.stream().map(p -> "file " + (p.index() + 1) + " (" + name(files, p.index())
+                    + ")").toList());
+        }
+        List<Map<String, Object>> refused = problems.stream().map(p -> {
             Map<String, Object> file = new LinkedHashMap<>();
-            file.put("index", p.index());
-            file.put("reason", p.reason());
+            file.put("file", p.index() + 1);
+            file.put("name", name(files, p.index()));
+            file.put("reason", reason(p.reason()));
             return file;
-        }).toList());
-        if (tooMany) {
-            problem.setProperty("maxFiles", uploader.config().maxAttachmentsPerBatch());
-        }
-        if (tooLarge) {
-            problem.setProperty("maxFileSize", uploader.config().maxAttachmentSize());
-        }
-        return ResponseEntity.status(status).body(problem);
+        }).toList();
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid files", refused.stream()
+                .map(f -> "File " + f.get("file") + " (" + f.get("name") + "): " + f.get("reason"))
+                .collect(Collectors.joining("; ")) + "." + NOTHING_SAVED);
+        problem.setProperty("files", refused);
+        return ResponseEntity.badRequest().body(problem);
     }
 
-    /** Whether the file at this index of the request is over the uploader's size limit. */
-    private boolean isTooLarge(HttpServletRequest request, int index) {
+    /** A name problem is the user's to fix and said plainly; anything else is this application's business. */
+    private static String reason(String reason) {
+        return reason.startsWith("the file name ") ? reason : "it cannot be stored";
+    }
+
+    private ResponseEntity<ProblemDetail> tooManyFiles(int sent) {
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Too many files", "A week takes at most "
+                + properties.maxFiles() + " files; this request has " + (sent > properties.maxFiles() ? sent
+                        : "more than that") + "." + NOTHING_SAVED);
+        problem.setProperty("maxFiles", properties.maxFiles());
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** @param files the files over the limit, as the user knows them */
+    private ResponseEntity<ProblemDetail> fileTooLarge(List<String> files) {
+        ProblemDetail problem = problem(HttpStatus.CONTENT_TOO_LARGE, "File too large", "Each file may be at most "
+                + size(properties.maxFileSize()) + "; " + String.join(", ", files) + (files.size() == 1 ? " is"
+                        : " are") + " larger." + NOTHING_SAVED);
+        problem.setProperty("maxFileSize", properties.maxFileSize().toBytes());
+        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
+    }
+
+    /** The request's files as the uploader was given them (empty file fields left out), so that positions match. */
+    private static List<Attachment> files(HttpServletRequest request) {
         MultipartHttpServletRequest multipartRequest = WebUtils.getNativeRequest(request,
                 MultipartHttpServletRequest.class);
-        if (multipartRequest == null || index < 0) {
-            return false;
-        }
-        List<Attachment> files = MultipartAttachments.of(multipartRequest.getFiles("files"));
-        return index < files.size()
-                && files.get(index).content().length().orElse(0) > uploader.config().maxAttachmentSize();
+        return multipartRequest == null ? List.of() : MultipartAttachments.of(multipartRequest.getFiles("files"));
+    }
+
+    /** Whether the file at this position is over the size limit. */
+    private boolean isTooLarge(List<Attachment> files, int index) {
+        return index >= 0 && index < files.size()
+                && files.get(index).content().length().orElse(0) > properties.maxFileSize().toBytes();
+    }
+
+    private static String name(List<Attachment> files, int index) {
+        return index >= 0 && index < files.size() ? quote(files.get(index).fileName()) : "?";
+    }
+
+    /**
+     * A file name as it can be shown: quoted, control and invisible formatting characters (a NUL, a bidirectional
+     * override) and broken surrogates replaced by U+FFFD, cut to {@value #MAX_NAME_LENGTH} characters.
+     */
+    static String quote(String name) {
+        StringBuilder shown = new StringBuilder("'");
+        name.codePoints().limit(MAX_NAME_LENGTH).forEach(c -> shown.appendCodePoint(Character.isISOControl(c)
+                || Character.getType(c) == Character.FORMAT || Character.getType(c) == Character.SURROGATE
+                        ? 0xFFFD : c));
+        return shown.append(name.codePointCount(0, name.length()) > MAX_NAME_LENGTH ? "…'" : "'").toString();
     }
 
     /** Load, not a fault: the client should come back later. Never a 500. */
@@ -128,9 +179,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         HttpStatus status = timedOut ? HttpStatus.GATEWAY_TIMEOUT : HttpStatus.BAD_GATEWAY;
         ProblemDetail problem = problem(status, timedOut ? "Storage timed out" : "Storage failed",
                 "The file storage " + (timedOut ? "did not answer in time" : "failed") + " while storing "
-                        + e.failures().size() + " of " + e.result().size() + " files. Nothing was saved; "
-                        + "try again later.");
-        problem.setProperty("failedFiles", e.failures().stream().map(UploadResult::index).toList());
+                        + e.failures().size() + " of " + e.result().size() + " files: " + e.failures().stream()
+                                .map(r -> "file " + (r.index() + 1) + " (" + quote(r.attachment().fileName()) + ")")
+                                .collect(Collectors.joining(", "))
+                        + ". Nothing was saved; try again later.");
+        // Counted from 1, as the user counts the files chosen.
+        problem.setProperty("failedFiles", e.failures().stream().map(r -> r.index() + 1).toList());
         return ResponseEntity.status(status).body(problem);
     }
 
@@ -194,14 +248,67 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 "Internal error", "Something went wrong on the server; quote the request id when reporting it."));
     }
 
-    /** Both multipart limits, named with their values, instead of Spring's generic message. */
+    /**
+     * A multipart limit of the server (RequestLimits), hit while the request was read, before the uploader saw it:
+     * told with the same numbers as the uploader's refusals. Tomcat's exception says which limit, and which file.
+     */
     @Override
     protected ResponseEntity<Object> handleMaxUploadSizeExceededException(MaxUploadSizeExceededException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail problem = problem(HttpStatus.CONTENT_TOO_LARGE, "Request too large",
-                "The request is larger than the server accepts: at most " + size(multipart.getMaxFileSize())
-                        + " per file and " + size(multipart.getMaxRequestSize()) + " per request.");
-        return handleExceptionInternal(e, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
+        ResponseEntity<ProblemDetail> answer = multipartLimit(e);
+        return handleExceptionInternal(e, answer.getBody(), headers, answer.getStatusCode(), request);
+    }
+
+    /**
+     * The body could not be read as a form: not multipart, no boundary, cut off or garbled. The client's fault (400),
+     * not a server failure; or one of the multipart limits, when Tomcat's exception says so.
+     */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> malformed(MultipartException e) {
+        return multipartLimit(e);
+    }
+
+    private ResponseEntity<ProblemDetail> multipartLimit(MultipartException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidFileNameException invalid) {
+                // Tomcat refuses a NUL in a file name while it reads the request, before the uploader's own checks.
+                String name = quote(invalid.getName());
+                Map<String, Object> file = new LinkedHashMap<>();
+                file.put("name", name);
+                file.put("reason", "the file name contains a control character");
+                ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid files", "The file " + name
+                        + ": the file name contains a control character." + NOTHING_SAVED);
+                problem.setProperty("files", List.of(file));
+                return ResponseEntity.badRequest().body(problem);
+            }
+            if (cause instanceof FileCountLimitExceededException) {
+                return tooManyFiles(-1);
+            }
+            if (cause instanceof FileSizeLimitExceededException file) {
+                return file.getFileName() != null ? fileTooLarge(List.of(quote(file.getFileName())))
+                        : requestTooLarge("Each form field may be at most " + size(properties.maxFileSize())
+                                + "; " + quote(String.valueOf(file.getFieldName())) + " is larger.");
+            }
+            if (cause instanceof SizeException) {
+                return requestTooLarge("A week takes at most " + properties.maxFiles() + " files of at most "
+                        + size(properties.maxFileSize()) + " each; this request is larger.");
+            }
+        }
+        if (e instanceof MaxUploadSizeExceededException) {
+            return requestTooLarge("A week takes at most " + properties.maxFiles() + " files of at most "
+                    + size(properties.maxFileSize()) + " each; this request is larger.");
+        }
+        LOG.info("refused a malformed multipart request: {}", NestedExceptionUtils.getMostSpecificCause(e).toString());
+        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Malformed request",
+                "The request is not a valid multipart/form-data form: send the fields and files as a browser's form"
+                        + " does." + NOTHING_SAVED));
+    }
+
+    private ResponseEntity<ProblemDetail> requestTooLarge(String detail) {
+        ProblemDetail problem = problem(HttpStatus.CONTENT_TOO_LARGE, "Request too large", detail + NOTHING_SAVED);
+        problem.setProperty("maxFiles", properties.maxFiles());
+        problem.setProperty("maxFileSize", properties.maxFileSize().toBytes());
+        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
     }
 
     /** Every invalid field, by name. */
@@ -229,11 +336,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return super.createResponseEntity(body, headers, status, request);
     }
 
-    /** As it is configured ({@code 20MB}), not in bytes. */
-    private static String size(DataSize size) {
+    /** As a user reads it ({@code 10 MB}), not in bytes. */
+    static String size(DataSize size) {
         long bytes = size.toBytes();
-        return bytes % DataSize.ofMegabytes(1).toBytes() == 0 ? size.toMegabytes() + "MB"
-                : bytes % DataSize.ofKilobytes(1).toBytes() == 0 ? size.toKilobytes() + "KB" : bytes + " bytes";
+        return bytes % DataSize.ofMegabytes(1).toBytes() == 0 ? size.toMegabytes() + " MB"
+                : bytes % DataSize.ofKilobytes(1).toBytes() == 0 ? size.toKilobytes() + " KB" : bytes + " bytes";
     }
 
     private static ProblemDetail problem(HttpStatus status, String title, String detail) {

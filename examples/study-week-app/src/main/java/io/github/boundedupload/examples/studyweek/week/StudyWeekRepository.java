@@ -1,5 +1,6 @@
 package io.github.boundedupload.examples.studyweek.week;
 
+import java.util.List;
 import java.util.Optional;
 import org.springframework.data.jpa.repository.EntityGraph;
 import org.springframework.data.jpa.repository.JpaRepository;
@@ -21,6 +22,15 @@ public interface StudyWeekRepository extends JpaRepository<StudyWeek, Long> {
      */
     @EntityGraph(attributePaths = "attachments")
     Optional<StudyWeek> findByIdAndStudyId(long id, long studyId);
+
+    /**
+     * The weeks of a study, latest first, with their attachments loaded. All of them: a study has a few dozen.
+     *
+     * @param studyId the study
+     * @return its weeks, by start date, then creation, latest first
+     */
+    @EntityGraph(attributePaths = "attachments")
+    List<StudyWeek> findByStudyIdOrderByStartDateDescIdDesc(long studyId);
 
     /**
      * Whether a study already has a week with this title.

@@ -113,6 +113,17 @@ public class WeekController {
     }
 
     /**
+     * Lists a study's weeks, latest first, each with its files, as the page shows them.
+     *
+     * @param studyId the study
+     * @return its weeks, empty when it has none
+     */
+    @GetMapping
+    List<WeekView> list(@PathVariable long studyId) {
+        return weeks.list(studyId).stream().map(WeekView::of).toList();
+    }
+
+    /**
      * Reads a week.
      *
      * @param studyId the study

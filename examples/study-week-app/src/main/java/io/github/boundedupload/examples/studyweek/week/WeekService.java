@@ -172,6 +172,23 @@ public class WeekService {
     public StudyWeek find(long studyId, long weekId) {
         StudyWeek week = weeks.findByIdAndStudyId(weekId, studyId)
                 .orElseThrow(() -> new WeekNotFoundException("Study " + studyId + " has no week " + weekId + "."));
+        readPendingOutcomes(week);
+        return week;
+    }
+
+    /**
+     * The weeks of a study, latest first, with their attachments.
+     *
+     * @param studyId the study
+     * @return its weeks; empty when it has none (a study exists as soon as it has a week)
+     */
+    public List<StudyWeek> list(long studyId) {
+        List<StudyWeek> list = weeks.findByStudyIdOrderByStartDateDescIdDesc(studyId);
+        list.forEach(this::readPendingOutcomes);
+        return list;
+    }
+
+    private void readPendingOutcomes(StudyWeek week) {
         // An outcome whose event was not heard (the instance that recorded it died right after): read it, once per
         // deferred batch (a week's files share one).
         Map<String, Map<String, DeferredAttachment.State>> outcomes = new HashMap<>();
@@ -186,7 +203,6 @@ public class WeekService {
                 }
             }
         }
-        return week;
     }
 
     /**

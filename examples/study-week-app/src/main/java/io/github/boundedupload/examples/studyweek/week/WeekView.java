@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * A week as the API shows it. Attachment URLs point to this application's download endpoint, never to the storage:
@@ -16,7 +17,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * @param startDate the first day
  * @param endDate the last day
  * @param createdAt when it was created
- * @param url where to read the week again
+ * @param url where to read the week again: a path on this server
  * @param attachments the files, in the order they were sent
  */
 public record WeekView(long id, long studyId, String title, String content, LocalDate startDate, LocalDate endDate,
@@ -35,7 +36,9 @@ public record WeekView(long id, long studyId, String title, String content, Loca
     }
 
     /**
-     * The view of a week, with URLs relative to the current request's host.
+     * The view of a week, with its URLs as paths on this server (context path included), never absolute: the host of
+     * an absolute URL would come from the request's {@code Host} header, which the client writes (a cache or a link in
+     * a mail would then point wherever a client said).
      *
      * @param week the week, with its attachments loaded
      * @return the view
@@ -51,7 +54,8 @@ public record WeekView(long id, long studyId, String title, String content, Loca
     }
 
     private static String url(String path, Object... variables) {
-        return ServletUriComponentsBuilder.fromCurrentContextPath().path(path).buildAndExpand(variables)
-                .toUriString();
+        String contextPath = ServletUriComponentsBuilder.fromCurrentContextPath().build().getPath();
+        return UriComponentsBuilder.fromPath(contextPath == null ? "" : contextPath).path(path)
+                .buildAndExpand(variables).toUriString();
     }
 }

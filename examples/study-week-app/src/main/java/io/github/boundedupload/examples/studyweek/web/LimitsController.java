@@ -1,0 +1,32 @@
+package io.github.boundedupload.examples.studyweek.web;
+
+import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The week's limits, for the page to tell the user before the upload, in the words the refusals use. */
+@RestController
+class LimitsController {
+
+    private final StudyWeekProperties properties;
+
+    LimitsController(StudyWeekProperties properties) {
+        this.properties = properties;
+    }
+
+    /**
+     * The limits.
+     *
+     * @param maxFiles the most files a week takes
+     * @param maxFileSize the largest file, in bytes
+     * @param text both, as a sentence
+     */
+    record Limits(int maxFiles, long maxFileSize, String text) {
+    }
+
+    @GetMapping("/api/limits")
+    Limits limits() {
+        return new Limits(properties.maxFiles(), properties.maxFileSize().toBytes(), "Up to " + properties.maxFiles()
+                + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".");
+    }
+}
