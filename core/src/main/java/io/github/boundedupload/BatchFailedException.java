@@ -72,7 +72,7 @@ public class BatchFailedException extends UploadException {
         } else {
             message.append(failed.size()).append(" of ").append(result.size())
                     .append(" attachments failed: ")
-                    .append(failed.stream().map(r -> "#" + r.index() + " " + Names.quote(r.attachment().fileName())
+                    .append(failed.stream().map(r -> Names.label(r.index(), r.attachment().fileName())
                             + ": " + Names.describe(r.failure().orElseThrow())).collect(Collectors.joining("; ")));
         }
         message.append(" (").append(cancelled).append(" cancelled, ").append(deleted).append(" deleted again)");

@@ -157,7 +157,7 @@ public final class UploadResult {
 
     @Override
     public String toString() {
-        return "#" + index + " " + Names.quote(attachment.fileName()) + " " + status
+        return Names.label(index, attachment.fileName()) + " " + status
                 + (failure == null ? "" : ": " + Names.describe(failure));
     }
 }

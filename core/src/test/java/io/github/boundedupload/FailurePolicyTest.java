@@ -46,7 +46,7 @@ class FailurePolicyTest {
                             assertThat(r.index()).isEqualTo(10);
                             assertThat(r.failure()).get().isInstanceOf(IOException.class);
                         });
-                        assertThat(e).hasMessageContaining("#10 'a-10.txt': IOException: disk full")
+                        assertThat(e).hasMessageContaining("file 11 'a-10.txt': IOException: disk full")
                                 .hasMessageContaining("nothing of the batch is kept")
                                 .hasCauseInstanceOf(IOException.class);
                         assertThat(e.notDeleted()).isEmpty();
@@ -78,8 +78,8 @@ class FailurePolicyTest {
                     .isInstanceOfSatisfying(BatchFailedException.class, e -> {
                         assertThat(e.failures()).extracting(UploadResult::index).containsExactly(0, 2);
                         assertThat(e).hasMessageStartingWith("uploader 'default': 2 of 3 attachments failed:"
-                                + " #0 'bad-1.txt': IOException: refused bad-1.txt;"
-                                + " #2 'bad-2.txt': IOException: refused bad-2.txt")
+                                + " file 1 'bad-1.txt': IOException: refused bad-1.txt;"
+                                + " file 3 'bad-2.txt': IOException: refused bad-2.txt")
                                 .hasMessageEndingWith("nothing of the batch is kept");
                         assertThat(e.getSuppressed()).hasSize(1);
                         assertThat(e.result().results().get(1).status()).isIn(Status.DELETED, Status.CANCELLED);

@@ -38,7 +38,7 @@ class TimeoutTest {
                     .containsExactly(Status.STORED, Status.FAILED, Status.STORED);
             assertThat(result.results().get(1).failure()).get()
                     .isInstanceOf(UploadTimeoutException.class)
-                    .hasToString("io.github.boundedupload.UploadTimeoutException: #1 't-1.txt' did not finish within"
+                    .hasToString("io.github.boundedupload.UploadTimeoutException: file 2 't-1.txt' did not finish within"
                             + " the upload timeout of PT0.2S");
             assertThat(storage.interrupted).containsExactly(result.results().get(1).key());
         }

@@ -58,8 +58,12 @@ class ValidationTest {
     void aNullAttachmentIsNamedByItsPosition() {
         InvalidAttachmentException e = refused(Arrays.asList(good("a.txt"), null, good("b.txt")));
 
-        assertThat(e).hasMessage("invalid attachment: #1: the attachment is null");
-        assertThat(e.problems()).extracting(Problem::index).containsExactly(1);
+        assertThat(e).hasMessage("invalid attachment: file 2: the attachment is null");
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.index()).isEqualTo(1);
+            assertThat(p.kind()).isEqualTo(Problem.Kind.NULL_ATTACHMENT);
+            assertThat(p.fileName()).isEmpty();
+        });
     }
 
     @ParameterizedTest
@@ -70,6 +74,8 @@ class ValidationTest {
 
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.index()).isEqualTo(1);
+            assertThat(p.kind()).isEqualTo(Problem.Kind.FILE_NAME);
+            assertThat(p.fileName()).contains(name);
             assertThat(p.reason()).startsWith("the file name ");
         });
         assertThat(e.getMessage()).doesNotContain("\n", "\u0000", "\u202E", "\t");
@@ -80,8 +86,11 @@ class ValidationTest {
         InvalidAttachmentException e = refused(List.of(good("ok.txt"), good("a/b.png"),
                 Attachment.of("big.bin", new byte[1_001]), good("ok2.txt")));
 
-        assertThat(e).hasMessage("2 invalid attachments: #1 'a/b.png': the file name contains '/'; "
-                + "#2 'big.bin': it is 1001 bytes, more than the maximum of 1000 (maxAttachmentSize)");
+        assertThat(e).hasMessage("2 invalid attachments: file 2 'a/b.png': the file name contains '/'; "
+                + "file 3 'big.bin': it is 1001 bytes, and a file may have at most 1000");
+        assertThat(e.problems()).extracting(Problem::kind).containsExactly(Problem.Kind.FILE_NAME,
+                Problem.Kind.TOO_LARGE);
+        assertThat(e.problems()).extracting(p -> p.fileName().orElseThrow()).containsExactly("a/b.png", "big.bin");
     }
 
     @Test
@@ -90,15 +99,20 @@ class ValidationTest {
         for (int i = 0; i < 6; i++) {
             batch.add(good("f" + i + ".txt"));
         }
-        assertThat(refused(batch)).hasMessage(
-                "invalid attachment: the batch has 6 attachments, more than the maximum of 5 (maxAttachmentsPerBatch)");
+        InvalidAttachmentException e = refused(batch);
+        assertThat(e).hasMessage("invalid attachment: there are 6 files, and at most 5 are taken at once");
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(Problem.Kind.TOO_MANY_ATTACHMENTS);
+            assertThat(p.index()).isEqualTo(-1);
+        });
     }
 
     @Test
     void duplicateKeysAreRefused() {
         InvalidAttachmentException e = refused(List.of(good("same.png"), good("other.png"), good("same.png")));
 
-        assertThat(e).hasMessage("invalid attachment: #2 'same.png': its key 'files/same.png' is also the key of #0");
+        assertThat(e).hasMessage("invalid attachment: file 3 'same.png': its key 'files/same.png' is also the key of file 1");
+        assertThat(e.problems()).extracting(Problem::kind).containsExactly(Problem.Kind.DUPLICATE_KEY);
     }
 
     @Test
@@ -122,8 +136,8 @@ class ValidationTest {
                 good("c.txt").toBuilder().key("ok/" + "가".repeat(85)).build()));         // 255: fine
 
         assertThat(e.problems()).extracting(Problem::index).containsExactly(0, 1);
-        assertThat(e).hasMessageContaining("#0 'a.txt': a segment of the key is 258 bytes, more than the 255")
-                .hasMessageContaining("#1 'b.txt': the key is longer than 1024 bytes");
+        assertThat(e).hasMessageContaining("file 1 'a.txt': a segment of the key is 258 bytes, more than the 255")
+                .hasMessageContaining("file 2 'b.txt': the key is longer than 1024 bytes");
     }
 
     @Test
@@ -144,7 +158,8 @@ class ValidationTest {
 
         InvalidAttachmentException e = refused(List.of(Attachment.of(missing)));
 
-        assertThat(e).hasMessage("invalid attachment: #0 'photo.png': its file does not exist or cannot be read");
+        assertThat(e).hasMessage("invalid attachment: file 1 'photo.png': its file does not exist or cannot be read");
+        assertThat(e.problems()).extracting(Problem::kind).containsExactly(Problem.Kind.UNREADABLE);
     }
 
     @Test
@@ -152,7 +167,7 @@ class ValidationTest {
         Path file = Files.write(dir.resolve("large.bin"), new byte[2_000]);
 
         assertThat(refused(List.of(Attachment.of(file)))).hasMessageContaining(
-                "#0 'large.bin': it is 2000 bytes, more than the maximum of 1000");
+                "file 1 'large.bin': it is 2000 bytes, and a file may have at most 1000");
     }
 
     @Test
@@ -178,7 +193,7 @@ class ValidationTest {
                 }).build());
         try (failing) {
             assertThatThrownBy(() -> failing.uploadAll(List.of(good("a.txt"))))
-                    .hasMessage("invalid attachment: #0 'a.txt': the key strategy failed: IllegalStateException:"
+                    .hasMessage("invalid attachment: file 1 'a.txt': the key strategy failed: IllegalStateException:"
                             + " no tenant");
         }
     }

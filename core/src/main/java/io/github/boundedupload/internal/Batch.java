@@ -366,7 +366,7 @@ final class Batch {
         Effects effects = new Effects();
         engine.lock.lock();
         try {
-            stop(i -> new UploadTimeoutException("#" + i + " " + Names.quote(attachments.get(i).fileName())
+            stop(i -> new UploadTimeoutException(Names.label(i, attachments.get(i).fileName())
                             + " did not finish within the batch timeout of " + engine.config.batchTimeout()),
                     Status.FAILED, engine.policy.rollsBackWhenStopped(), effects);
         } finally {

@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.InvalidAttachmentException.Problem;
+import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploaderConfig;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,7 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -45,9 +45,9 @@ final class BatchCheck {
     static BatchCheck of(List<Attachment> input, UploaderConfig config) {
         int size = input.size();
         if (size > config.maxAttachmentsPerBatch()) {
-            throw new InvalidAttachmentException(List.of(new Problem(-1, "", "the batch has " + size
-                    + " attachments, more than the maximum of " + config.maxAttachmentsPerBatch()
-                    + " (maxAttachmentsPerBatch)")));
+            throw new InvalidAttachmentException(List.of(new Problem(-1, null, Kind.TOO_MANY_ATTACHMENTS,
+                    "there are " + size + " files, and at most " + config.maxAttachmentsPerBatch()
+                            + " are taken at once")));
         }
         List<Attachment> attachments = new ArrayList<>(input); // a snapshot: later changes to the list do not matter
         String[] keys = new String[size];
@@ -58,18 +58,21 @@ final class BatchCheck {
         for (int i = 0; i < size; i++) {
             Attachment attachment = attachments.get(i);
             if (attachment == null) {
-                problems.add(new Problem(i, "", "the attachment is null"));
+                problems.add(new Problem(i, null, Kind.NULL_ATTACHMENT, "the attachment is null"));
                 continue;
             }
-            String label = Names.quote(attachment.fileName());
+            @Nullable Kind kind = Kind.FILE_NAME;
             String problem = Names.fileNameProblem(attachment.fileName());
             if (problem == null) {
+                kind = Kind.METADATA;
                 problem = metadataProblem(attachment.metadata());
             }
             if (problem == null) {
-                problem = contentProblem(attachment, config, lengths, i);
+                kind = contentKind(attachment, config, lengths, i);
+                problem = kind == null ? null : contentProblem(kind, lengths[i], config);
             }
             if (problem == null) {
+                kind = Kind.KEY;
                 try {
                     keys[i] = attachment.key().orElseGet(() -> config.keyStrategy().keyFor(attachment));
                     problem = keys[i] == null ? "the key strategy returned no key" : Names.keyProblem(keys[i]);
@@ -80,11 +83,12 @@ final class BatchCheck {
             if (problem == null) {
                 Integer first = firstByKey.putIfAbsent(keys[i], i);
                 if (first != null) {
-                    problem = "its key " + Names.quote(keys[i]) + " is also the key of #" + first;
+                    kind = Kind.DUPLICATE_KEY;
+                    problem = "its key " + Names.quote(keys[i]) + " is also the key of file " + (first + 1);
                 }
             }
-            if (problem != null) {
-                problems.add(new Problem(i, label, problem));
+            if (problem != null && kind != null) {
+                problems.add(new Problem(i, attachment.fileName(), kind, problem));
                 continue;
             }
             weights[i] = Math.min(lengths[i] >= 0 ? lengths[i] : config.maxAttachmentSize(),
@@ -97,27 +101,30 @@ final class BatchCheck {
     }
 
     /**
-     * Why the content is refused, or null; its length goes into {@code lengths[index]} (-1: unknown), asked once:
-     * a file's size may change, and the upload must send exactly what was checked here.
+     * Why the content is refused ({@link Kind#UNREADABLE} or {@link Kind#TOO_LARGE}), or null; its length goes into
+     * {@code lengths[index]} (-1: unknown), asked once: a file's size may change, and the upload must send exactly
+     * what was checked here.
      */
-    private static @Nullable String contentProblem(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
+    private static @Nullable Kind contentKind(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
+        lengths[index] = -1;
         Path file = attachment.content().path().orElse(null);
         if (file != null && !(Files.isRegularFile(file) && Files.isReadable(file))) {
-            // The path itself stays out of the message: it is the server's business, not the client's.
-            return "its file does not exist or cannot be read";
+            return Kind.UNREADABLE;
         }
         OptionalLong length;
         try {
             length = attachment.content().length();
         } catch (UncheckedIOException e) {
-            return "the size of its file cannot be read: " + Objects.requireNonNull(e.getCause()).getClass().getSimpleName();
+            return Kind.UNREADABLE;
         }
         lengths[index] = length.orElse(-1);
-        if (length.isPresent() && length.getAsLong() > config.maxAttachmentSize()) {
-            return "it is " + length.getAsLong() + " bytes, more than the maximum of " + config.maxAttachmentSize()
-                    + " (maxAttachmentSize)";
-        }
-        return null;
+        return length.isPresent() && length.getAsLong() > config.maxAttachmentSize() ? Kind.TOO_LARGE : null;
+    }
+
+    private static String contentProblem(Kind kind, long length, UploaderConfig config) {
+        // The path itself stays out of the message: it is the server's business, not the client's.
+        return kind == Kind.TOO_LARGE ? "it is " + length + " bytes, and a file may have at most "
+                + config.maxAttachmentSize() : "its file does not exist or cannot be read";
     }
 
     private static @Nullable String metadataProblem(Map<String, String> metadata) {

@@ -147,7 +147,7 @@ abstract class Call implements Runnable {
 
     /** For messages: which attachment. */
     final String describe() {
-        return "#" + index + " " + Names.quote(batch.attachments.get(index).fileName());
+        return Names.label(index, batch.attachments.get(index).fileName());
     }
 
     final @Nullable Throwable cancelReason() {

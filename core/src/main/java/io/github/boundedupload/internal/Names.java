@@ -186,6 +186,18 @@ public final class Names {
     }
 
     /**
+     * How messages name an attachment: {@code file 3 'slides.pdf'}, counted from 1 as a person counts files (the
+     * API's indexes count from 0).
+     *
+     * @param index the attachment's index in its batch
+     * @param fileName its file name
+     * @return the label
+     */
+    public static String label(int index, @Nullable String fileName) {
+        return "file " + (index + 1) + " " + quote(fileName);
+    }
+
+    /**
      * Untrusted text (a file name), quoted, shortened and with control and formatting characters escaped, safe for
      * messages and logs.
      */

@@ -67,6 +67,6 @@ public final class UploadEvent {
 
     @Override
     public String toString() {
-        return batch + " #" + index + " " + Names.quote(attachment.fileName());
+        return batch + " " + Names.label(index, attachment.fileName());
     }
 }

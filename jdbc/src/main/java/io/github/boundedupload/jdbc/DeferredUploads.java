@@ -172,23 +172,26 @@ public final class DeferredUploads {
         return new DeferredBatch(id, keys);
     }
 
+    /** As the core names an attachment in messages: counted from 1, the name escaped. */
+    private static String label(int index, Attachment attachment) {
+        return "file " + (index + 1) + " " + SafeText.quote(attachment.fileName());
+    }
+
     private byte[] read(int index, Attachment attachment) {
         AttachmentContent content = attachment.content();
         if (content.length().orElse(0) > maxAttachmentSize) {
-            throw new StagingFullException("#" + index + " " + SafeText.quote(attachment.fileName()) + " is "
+            throw new StagingFullException(label(index, attachment) + " is "
                     + content.length().getAsLong() + " bytes, over the " + maxAttachmentSize + " bytes an attachment"
                     + " may have to be staged; upload it with uploadAll instead");
         }
         try (InputStream in = content.openStream()) {
             byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxAttachmentSize + 1));
             if (bytes.length > maxAttachmentSize) {
-                throw new StagingFullException("#" + index + " " + SafeText.quote(attachment.fileName())
-                        + " is over the " + maxAttachmentSize + " bytes an attachment may have to be staged");
+                throw new StagingFullException(label(index, attachment) + " is over the " + maxAttachmentSize + " bytes an attachment may have to be staged");
             }
             return bytes;
         } catch (IOException e) {
-            throw new UploadException("could not read #" + index + " " + SafeText.quote(attachment.fileName())
-                    + " to stage it: " + SafeText.describe(e), e);
+            throw new UploadException("could not read " + label(index, attachment) + " to stage it: " + SafeText.describe(e), e);
         }
     }
 

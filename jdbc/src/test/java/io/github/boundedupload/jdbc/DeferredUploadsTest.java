@@ -181,7 +181,7 @@ class DeferredUploadsTest {
                 UploaderConfig.builder().name("small").build())) {
             DeferredUploads small = deferred(DeferredUploads.builder(journal, other).maxAttachmentSize(4));
             assertThatThrownBy(() -> small.submit(files("big", 1))).isInstanceOf(StagingFullException.class)
-                    .hasMessageContaining("'big-0.png'");
+                    .hasMessageContaining("file 1 'big-0.png' is");
         }
     }
 
@@ -189,7 +189,7 @@ class DeferredUploadsTest {
     void badInputIsRefusedAtOnceNamingTheAttachment() {
         DeferredUploads deferred = deferred(DeferredUploads.builder(journal, uploader));
         assertThatThrownBy(() -> deferred.submit(List.of(Attachment.of("../etc/passwd", new byte[] {1}))))
-                .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("#0");
+                .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("file 1 '../etc/passwd'");
         assertThat(deferred.stats().pendingAttachments()).isZero();
     }
 }

@@ -4,6 +4,7 @@ import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
@@ -75,26 +76,24 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     /**
      * The uploader refused the files before uploading any: too many, too large, or a dangerous name. Told in the
-     * user's words: files counted from 1, named by their (sanitised) names, the limits as the user knows them. The
-     * library's own message (zero-based positions, setting names) goes to the log only.
+     * user's words: files counted from 1, named by their (sanitised) names, the limits as the user knows them
+     * (study-week.*); the library's own message goes to the log.
      */
     @ExceptionHandler
     ResponseEntity<ProblemDetail> invalidAttachments(InvalidAttachmentException e, HttpServletRequest request) {
         LOG.info("refused the files: {}", e.getMessage());
         List<InvalidAttachmentException.Problem> problems = e.problems();
-        List<Attachment> files = files(request);
-        if (problems.stream().anyMatch(p -> p.index() < 0)) {
-            return tooManyFiles(files.size());
+        if (problems.stream().anyMatch(p -> p.kind() == Kind.TOO_MANY_ATTACHMENTS)) {
+            return tooManyFiles(files(request).size());
         }
-        if (problems.stream().allMatch(p -> isTooLarge(files, p.index()))) {
-            return fileTooLarge(problems.stream().map(p -> "file " + (p.index() + 1) + " (" + name(files, p.index())
-                    + ")").toList());
+        if (problems.stream().allMatch(p -> p.kind() == Kind.TOO_LARGE)) {
+            return fileTooLarge(problems.stream().map(p -> "file " + (p.index() + 1) + " (" + name(p) + ")").toList());
         }
         List<Map<String, Object>> refused = problems.stream().map(p -> {
             Map<String, Object> file = new LinkedHashMap<>();
             file.put("file", p.index() + 1);
-            file.put("name", name(files, p.index()));
-            file.put("reason", reason(p.reason()));
+            file.put("name", name(p));
+            file.put("reason", p.kind() == Kind.FILE_NAME ? p.reason() : "it cannot be stored");
             return file;
         }).toList();
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Invalid files", refused.stream()
@@ -102,11 +101,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 .collect(Collectors.joining("; ")) + "." + NOTHING_SAVED);
         problem.setProperty("files", refused);
         return ResponseEntity.badRequest().body(problem);
-    }
-
-    /** A name problem is the user's to fix and said plainly; anything else is this application's business. */
-    private static String reason(String reason) {
-        return reason.startsWith("the file name ") ? reason : "it cannot be stored";
     }
 
     private ResponseEntity<ProblemDetail> tooManyFiles(int sent) {
@@ -126,21 +120,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
     }
 
-    /** The request's files as the uploader was given them (empty file fields left out), so that positions match. */
+    /** The request's files as the uploader was given them (empty file fields left out): how many were sent. */
     private static List<Attachment> files(HttpServletRequest request) {
         MultipartHttpServletRequest multipartRequest = WebUtils.getNativeRequest(request,
                 MultipartHttpServletRequest.class);
         return multipartRequest == null ? List.of() : MultipartAttachments.of(multipartRequest.getFiles("files"));
     }
 
-    /** Whether the file at this position is over the size limit. */
-    private boolean isTooLarge(List<Attachment> files, int index) {
-        return index >= 0 && index < files.size()
-                && files.get(index).content().length().orElse(0) > properties.maxFileSize().toBytes();
-    }
-
-    private static String name(List<Attachment> files, int index) {
-        return index >= 0 && index < files.size() ? quote(files.get(index).fileName()) : "?";
+    private static String name(InvalidAttachmentException.Problem problem) {
+        return problem.fileName().map(ApiExceptionHandler::quote).orElse("?");
     }
 
     /**
