@@ -75,12 +75,24 @@ public final class ObservationUploadListener implements UploadListener {
 
     @Override
     public void uploadStarted(UploadEvent upload, Duration queued) {
+        Observation batch = running.get(id(upload.batch()));
         Observation observation = Observation.createNotStarted(UPLOAD, registry)
                 .contextualName("bounded-upload upload")
-                .parentObservation(running.get(id(upload.batch())))
+                .parentObservation(batch)
                 .lowCardinalityKeyValue("uploader", upload.batch().uploaderName())
-                .highCardinalityKeyValue("key", upload.key())
-                .start();
+                .highCardinalityKeyValue("key", upload.key());
+        if (batch == null) {
+            observation.start();
+        } else {
+            // Started in the batch's scope: a tracer takes the thread's current span over the parent observation's,
+            // and the upload thread's current span is the request's (the context propagated to it), not the batch's.
+            Observation.Scope scope = batch.openScope();
+            try {
+                observation.start();
+            } finally {
+                scope.close();
+            }
+        }
         running.put(id(upload), observation);
     }
 
