@@ -137,6 +137,12 @@ public final class DeferredUploads {
             Attachment attachment = attachments.get(i);
             byte[] content = read(i, attachment);
             bytes += content.length;
+            if (bytes > maxStagedBytes) {
+                // Refused before the rest is read: memory holds at most the staging bound and one attachment.
+                throw new StagingFullException("cannot stage the batch: its first " + (i + 1) + " attachments"
+                        + " already have " + bytes + " bytes, more than the " + maxStagedBytes + " bytes all staged"
+                        + " content may have; nothing was accepted");
+            }
             rows.add(new DeferredStore.Row(id, i, uploader.name(), keys.get(i), attachment.fileName(),
                     attachment.contentType().orElse(null), encode(attachment.metadata()), content.length, content,
                     ordered, DeferredStore.PENDING, deadlineAt, null));
@@ -319,8 +325,9 @@ public final class DeferredUploads {
                 listener.stored(attachment);
             } else {
                 failed.incrementAndGet();
-                JdbcUploadJournal.LOG.error("upload journal: deferred attachment {} of batch {} ({}) failed: {}",
-                        row.index(), row.batchId(), SafeText.quote(row.key()), reason);
+                JdbcUploadJournal.LOG.error("upload journal: deferred file {} {} of batch {} (key {}) failed: {}",
+                        row.index() + 1, SafeText.quote(row.fileName()), row.batchId(), SafeText.quote(row.key()),
+                        reason);
                 listener.failed(attachment);
             }
         } catch (RuntimeException e) {

@@ -165,6 +165,23 @@ class DeferredUploadsTest {
     }
 
     @Test
+    void aBatchLargerThanTheStagingBoundIsRefusedBeforeTheRestOfItIsRead() {
+        DeferredUploads deferred = deferred(DeferredUploads.builder(journal, uploader).maxStagedBytes(25));
+        java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+        List<Attachment> batch = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            batch.add(Attachment.of("ten-" + i + ".bin", io.github.boundedupload.AttachmentContent.ofStream(() -> {
+                opened.incrementAndGet();
+                return new java.io.ByteArrayInputStream(new byte[10]);
+            }, 10)));
+        }
+        assertThatThrownBy(() -> deferred.submit(batch)).isInstanceOf(StagingFullException.class)
+                .hasMessageContaining("first 3 attachments already have 30 bytes");
+        assertThat(opened).hasValue(3);
+        assertThat(deferred.stats().pendingAttachments()).isZero();
+    }
+
+    @Test
     void aFullStagingRefusesTheBatchBeforeAnythingIsAccepted() {
         storage.failUploadsNamed("first-0.png"); // stays staged
         DeferredUploads deferred = deferred(DeferredUploads.builder(journal, uploader).maxStagedAttachments(2));
