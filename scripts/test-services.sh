@@ -5,9 +5,12 @@
 # system-wide. Needs Python >= 3.12 (LocalStack) and Go (versitygw, Toxiproxy), and curl and openssl.
 #
 #   scripts/test-services.sh install   install LocalStack (Python venv), versitygw and Toxiproxy (Go binaries)
+#   scripts/test-services.sh check     one line for each missing prerequisite, naming how to install it (exit 1)
 #   scripts/test-services.sh start     install if needed, start all three (idempotent), wait until healthy
 #   scripts/test-services.sh stop      stop what this script started
 #   scripts/test-services.sh status    exit 0 when all three answer
+#   scripts/test-services.sh settings  print the cache directory and the ports, as NAME=value lines (test-support's
+#                                       Java harness reads them here, so that one place decides them)
 #
 # Environment (all optional):
 #   BOUNDED_UPLOAD_CACHE        cache directory            (default ~/.cache/bounded-upload)
@@ -32,24 +35,58 @@ RUN="$CACHE/run"
 
 log() { printf '[test-services] %s\n' "$*" >&2; }
 
+# A Python >= 3.12 with venv, or nothing (exit 1).
 find_python() {
   if [ -n "${BOUNDED_UPLOAD_PYTHON:-}" ]; then echo "$BOUNDED_UPLOAD_PYTHON"; return; fi
   local candidate
   for candidate in python3.13 python3.12 /root/.pyenv/versions/3.13*/bin/python /root/.pyenv/versions/3.12*/bin/python \
                    "$HOME"/.pyenv/versions/3.13*/bin/python "$HOME"/.pyenv/versions/3.12*/bin/python python3; do
     if command -v "$candidate" >/dev/null 2>&1 &&
-       "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+       "$candidate" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
       command -v "$candidate"; return
     fi
   done
-  log "no Python >= 3.12 found (LocalStack needs it); set BOUNDED_UPLOAD_PYTHON"; exit 1
+  return 1
+}
+
+# Go 1.21 or later: older releases cannot fetch the toolchain that versitygw and Toxiproxy ask for.
+go_usable() {
+  local version
+  version=$(go env GOVERSION 2>/dev/null) || return 1
+  version=${version#go}
+  [ "${version%%.*}" -gt 1 ] 2>/dev/null && return 0
+  local minor=${version#*.}
+  [ "${minor%%.*}" -ge 21 ] 2>/dev/null
+}
+
+# One line for each prerequisite that is missing, naming how to install it; exit 1 when one is. Whatever is installed
+# in the cache already, or answers already, needs nothing.
+check() {
+  local missing=0
+  need() { log "missing: $*"; missing=1; }
+  command -v curl >/dev/null || need "curl, to see whether the services answer: apt-get install -y curl"
+  # With a Docker engine, the LocalStack runs use its container (test-support's Testcontainers path).
+  if ! localstack_up && [ ! -x "$VENV/.installed" ] && ! docker info >/dev/null 2>&1; then
+    find_python >/dev/null || need "Python 3.12 or later with venv, for LocalStack: apt-get install -y python3 python3-venv" \
+      "(Debian 13 or later; elsewhere pyenv install 3.12), or set BOUNDED_UPLOAD_PYTHON to one"
+    if [ ! -s "$RUN/localstack-cert.pem" ]; then
+      command -v openssl >/dev/null || need "openssl, for LocalStack's certificate: apt-get install -y openssl"
+    fi
+  fi
+  if { ! toxiproxy_up && [ ! -x "$TP_DIR/server" ]; } || { ! versitygw_up && [ ! -x "$VG_DIR/versitygw" ]; }; then
+    go_usable || need "Go 1.21 or later, to build versitygw and Toxiproxy: https://go.dev/dl/" \
+      "(or apt-get install -y golang-go on Debian 13 or later)"
+  fi
+  return "$missing"
 }
 
 install_localstack() {
   [ -x "$VENV/.installed" ] && return
   log "installing LocalStack $LOCALSTACK_VERSION into $VENV (1-2 minutes, once)"
   rm -rf "$VENV"
-  "$(find_python)" -m venv "$VENV"
+  local python
+  python=$(find_python) || { log "missing: Python 3.12 or later with venv (see: $0 check)"; exit 1; }
+  "$python" -m venv "$VENV"
   # Every package pinned (pip freeze of a working install): an unpinned resolve picks whatever is newest that day,
   # and this LocalStack release already breaks with cbor2 >= 5.7 or without service_identity.
   "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps \
@@ -60,7 +97,7 @@ install_localstack() {
 # go_install WHAT DIR BINARY MODULE@VERSION HOW_LONG: builds a Go command into the cache, once.
 go_install() {
   [ -x "$2/$3" ] && return
-  command -v go >/dev/null || { log "Go is needed to build $1 (apt-get install golang, or https://go.dev/dl)"; exit 1; }
+  go_usable || { log "missing: Go 1.21 or later, to build $1 (see: $0 check)"; exit 1; }
   log "building $1 into $2 ($5, once)"
   mkdir -p "$2"
   GOBIN="$2" GOFLAGS=-mod=mod go install "$4"
@@ -94,6 +131,7 @@ wait_for() { # name, check function, seconds
 }
 
 start() {
+  check || exit 1
   install_localstack
   install_toxiproxy
   install_versitygw
@@ -147,9 +185,11 @@ stop() {
 }
 
 case "${1:-}" in
-  install) install_localstack; install_toxiproxy; install_versitygw ;;
+  install) check || exit 1; install_localstack; install_toxiproxy; install_versitygw ;;
+  check) check ;;
   start) start ;;
   stop) stop ;;
   status) localstack_up && versitygw_up && toxiproxy_up ;;
-  *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
+  settings) printf 'cache=%s\nlocalstack-port=%s\nversitygw-port=%s\ntoxiproxy-port=%s\n' "$CACHE" "$LS_PORT" "$VG_PORT" "$TP_PORT" ;;
+  *) echo "usage: $0 check|install|start|stop|status|settings" >&2; exit 2 ;;
 esac

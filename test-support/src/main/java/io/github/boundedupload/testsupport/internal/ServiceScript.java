@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -46,18 +48,41 @@ public final class ServiceScript {
 
     private ServiceScript(Path script) {
         this.script = script;
-        String cacheDir = System.getenv("BOUNDED_UPLOAD_CACHE");
-        this.cache = cacheDir != null && !cacheDir.isBlank() ? Path.of(cacheDir)
-                : Path.of(System.getProperty("user.home"), ".cache", "bounded-upload");
-        this.localstackPort = port("BOUNDED_UPLOAD_LOCALSTACK_PORT", 4566);
-        this.versitygwPort = port("BOUNDED_UPLOAD_VERSITYGW_PORT", 7070);
-        this.toxiproxyPort = port("BOUNDED_UPLOAD_TOXIPROXY_PORT", 8474);
+        Map<String, String> settings = settings(script);
+        this.cache = Path.of(settings.getOrDefault("cache", ""));
+        this.localstackPort = Integer.parseInt(settings.getOrDefault("localstack-port", ""));
+        this.versitygwPort = Integer.parseInt(settings.getOrDefault("versitygw-port", ""));
+        this.toxiproxyPort = Integer.parseInt(settings.getOrDefault("toxiproxy-port", ""));
         this.server = S3Server.selected();
     }
 
-    private static int port(String variable, int fallback) {
-        String value = System.getenv(variable);
-        return value == null || value.isBlank() ? fallback : Integer.parseInt(value.trim());
+    /**
+     * The cache directory and the ports, as the script itself works them out (from {@code BOUNDED_UPLOAD_CACHE} and
+     * {@code BOUNDED_UPLOAD_*_PORT}, else its defaults): one place decides them, so that the lock and log files are
+     * where the script keeps its services, and the tests talk to the ports it starts them on.
+     */
+    private static Map<String, String> settings(Path script) {
+        try {
+            Process process = new ProcessBuilder(List.of("bash", script.toString(), "settings"))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(1, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                throw new IllegalStateException(SCRIPT + " settings failed: " + out);
+            }
+            Map<String, String> settings = new HashMap<>();
+            out.lines().map(line -> line.split("=", 2)).filter(pair -> pair.length == 2)
+                    .forEach(pair -> settings.put(pair[0], pair[1]));
+            if (!settings.keySet().containsAll(List.of("cache", "localstack-port", "versitygw-port",
+                    "toxiproxy-port"))) {
+                throw new IllegalStateException(SCRIPT + " settings did not name every setting: " + out);
+            }
+            return settings;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + SCRIPT + " for its settings", e);
+        }
     }
 
     /** The script of the repository that contains the working directory, found by walking up from it. */
@@ -152,7 +177,7 @@ public final class ServiceScript {
             Process process = new ProcessBuilder(List.of("bash", script.toString(), command))
                     .directory(projectRoot().toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
+                    .redirectOutput(log().toFile())
                     .start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
@@ -160,14 +185,26 @@ public final class ServiceScript {
                         + "; see " + log());
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException(SCRIPT + " " + command + " failed with exit code "
-                        + process.exitValue() + ":\n" + tail(log()));
+                List<String> missing = missingPrerequisites(log());
+                throw new IllegalStateException(missing.isEmpty()
+                        ? SCRIPT + " " + command + " failed with exit code " + process.exitValue() + ":\n" + tail(log())
+                        : String.join("\n", missing));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + SCRIPT + " " + command, e);
+        }
+    }
+
+    /** The script's one line for each missing prerequisite, which names how to install it. */
+    private static List<String> missingPrerequisites(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .filter(line -> line.contains("] missing: ")).toList();
+        } catch (IOException e) {
+            return List.of();
         }
     }
 
