@@ -84,19 +84,20 @@ final class Multipart {
         return u.ops.cleanup(() -> u.ops.abort(AbortMultipartUploadRequest.builder().bucket(u.settings.bucket())
                 .key(u.key).uploadId(uploadId).overrideConfiguration(Upload.CLEANUP).build()))
                 .handle((aborted, abortFailure) -> {
+                    if (abortFailure == null && mayHaveCompleted) {
+                        // Aborted while S3 may have been completing it: a server that does not make the two exclusive
+                        // (LocalStack does not) then stores the object and confirms the abort. Look once the
+                        // completion has had its moment.
+                        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
+                                .thenCompose(settled -> storedAfterAll(failure, size, true));
+                    }
                     // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
                     if (abortFailure == null || !mayHaveCompleted && Failures.notFound(abortFailure)) {
                         return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
                     }
                     if (mayHaveCompleted && Failures.notFound(abortFailure)) {
                         // Nobody else knows the upload id: it is gone because CompleteMultipartUpload worked.
-                        return u.ops.cleanup(() -> u.ops.head(u.headRequest()))
-                                .handle((head, headFailure) -> headFailure != null
-                                        ? u.outcomeUnknown(failure, "checking for the object failed: "
-                                                + Failures.describe(headFailure))
-                                        : u.keep(u.stored(Objects.requireNonNullElse(head.contentLength(), size),
-                                                head.eTag(), head.versionId(), u.checksumOf(head))))
-                                .thenCompose(Function.identity());
+                        return storedAfterAll(failure, size, false);
                     }
                     LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
                             + " until it is aborted, for example by a lifecycle rule", u.settings.bucket(), u.key,
@@ -106,6 +107,23 @@ final class Multipart {
                                     + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): "
                                     + Failures.describe(abortFailure)));
                 }).thenCompose(Function.identity());
+    }
+
+    /**
+     * The object CompleteMultipartUpload stored although its answer was lost or the upload was cancelled (kept, or
+     * deleted again when cancelled); with {@code mayBeAbsent}, no object means nothing was stored.
+     */
+    private CompletableFuture<StoredObject> storedAfterAll(Throwable failure, long size, boolean mayBeAbsent) {
+        return u.ops.cleanup(() -> u.ops.head(u.headRequest())).handle((head, headFailure) -> {
+            if (headFailure == null) {
+                return u.keep(u.stored(Objects.requireNonNullElse(head.contentLength(), size), head.eTag(),
+                        head.versionId(), u.checksumOf(head)));
+            }
+            if (mayBeAbsent && Failures.notFound(headFailure)) {
+                return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
+            }
+            return u.outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+        }).thenCompose(Function.identity());
     }
 
     /**

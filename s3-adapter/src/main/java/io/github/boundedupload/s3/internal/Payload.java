@@ -217,25 +217,47 @@ abstract class Payload {
             public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
                 Sent.Attempt attempt = sent.begin();
                 body.subscribe(new Subscriber<ByteBuffer>() {
+                    private @Nullable Subscription upstream;
+                    private boolean failed;
+
                     @Override
                     public void onSubscribe(Subscription subscription) {
+                        upstream = subscription;
                         subscriber.onSubscribe(subscription);
                     }
 
                     @Override
                     public void onNext(ByteBuffer buffer) {
-                        attempt.add(buffer);
+                        if (failed) {
+                            return;
+                        }
+                        try {
+                            attempt.add(buffer);
+                        } catch (Sent.SealedException e) {
+                            // The upload was given up on: this attempt ends here, and its last bytes never go out.
+                            failed = true;
+                            Subscription subscription = upstream;
+                            if (subscription != null) {
+                                subscription.cancel();
+                            }
+                            subscriber.onError(e);
+                            return;
+                        }
                         subscriber.onNext(buffer);
                     }
 
                     @Override
                     public void onError(Throwable failure) {
-                        subscriber.onError(failure);
+                        if (!failed) {
+                            subscriber.onError(failure);
+                        }
                     }
 
                     @Override
                     public void onComplete() {
-                        subscriber.onComplete();
+                        if (!failed) {
+                            subscriber.onComplete();
+                        }
                     }
                 });
             }

@@ -13,6 +13,10 @@ import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
  * What the HTTP client took of a body, attempt by attempt (the SDK re-reads the body for every retry): whether any
  * attempt took every byte, and the checksum of those bytes. When a request then fails without an answer, that says
  * whether S3 may have stored the object, and how to recognise it. Also reports progress, where asked to.
+ *
+ * <p>A request the uploader cancels does not stop at once: the non-blocking client may still be handed the body's
+ * last bytes after its future was cancelled, and send them. {@link #seal()} ends that: no attempt is handed another
+ * byte afterwards, so what it says is final.
  */
 final class Sent {
 
@@ -23,6 +27,8 @@ final class Sent {
     private final @Nullable LongConsumer progress;
     private volatile @Nullable String complete;
     private volatile @Nullable Path unseen;
+    /** Guarded by this: once set, no attempt counts (and so hands the HTTP client) another byte. */
+    private boolean sealed;
 
     private Sent(long length, @Nullable ChecksumAlgorithm algorithm, @Nullable LongConsumer progress) {
         this.length = length;
@@ -70,6 +76,26 @@ final class Sent {
         return complete != null || unseen != null;
     }
 
+    /**
+     * Ends every attempt: from now on, a byte any of them is about to hand the HTTP client fails it instead
+     * ({@link SealedException}), so that {@link #fullySent()} cannot change any more.
+     *
+     * @return {@link #fullySent()}, final
+     */
+    synchronized boolean seal() {
+        sealed = true;
+        return fullySent();
+    }
+
+    /** A byte offered to the HTTP client after {@link #seal()}: the upload has been given up on. */
+    static final class SealedException extends java.io.IOException {
+        private static final long serialVersionUID = 1L;
+
+        SealedException() {
+            super("the upload was given up on; no more of its content is sent");
+        }
+    }
+
     /** The checksum of the bytes of an attempt that sent them all, or null (see {@link #checksumOfFile()}). */
     @Nullable String checksum() {
         return complete;
@@ -113,19 +139,31 @@ final class Sent {
             }
         }
 
-        void add(byte[] bytes, int offset, int n) {
-            if (digest != null) {
-                digest.update(bytes, offset, n);
+        /** Counts bytes about to be handed to the HTTP client; after {@link #seal()} they must not be. */
+        void add(byte[] bytes, int offset, int n) throws SealedException {
+            synchronized (Sent.this) {
+                if (sealed) {
+                    throw new SealedException();
+                }
+                if (digest != null) {
+                    digest.update(bytes, offset, n);
+                }
+                counted(n);
             }
-            counted(n);
         }
 
-        void add(ByteBuffer buffer) {
-            int n = buffer.remaining();
-            if (digest != null) {
-                digest.update(buffer);
+        /** Counts a buffer about to be handed to the HTTP client; after {@link #seal()} it must not be. */
+        void add(ByteBuffer buffer) throws SealedException {
+            synchronized (Sent.this) {
+                if (sealed) {
+                    throw new SealedException();
+                }
+                int n = buffer.remaining();
+                if (digest != null) {
+                    digest.update(buffer);
+                }
+                counted(n);
             }
-            counted(n);
         }
 
         private void counted(int n) {

@@ -46,9 +46,12 @@ final class SinglePut {
     }
 
     private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
-        if (Failures.refused(failure) || !sent.fullySent()) {
+        // Sealed first: a cancelled request may still be handed its last bytes (and send them) after its future
+        // completed; from here on it cannot, so "not all went out" stays true.
+        boolean fullySent = sent.seal();
+        if (Failures.refused(failure) || !fullySent) {
             LOG.debug("s3://{}/{}: not stored ({}): {}", u.settings.bucket(), u.key,
-                    sent.fullySent() ? "refused" : "the content did not all go out", Failures.describe(failure));
+                    fullySent ? "refused" : "the content did not all go out", Failures.describe(failure));
             return CompletableFuture.failedFuture(failure); // S3 stored nothing of this u.request
         }
         // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
