@@ -1,5 +1,6 @@
 package io.github.boundedupload;
 
+import io.github.boundedupload.internal.PublisherInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,20 +10,23 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Flow;
 
 /**
  * The bytes of an attachment, in a form that can be read again from the start for every attempt, so that storage
  * clients can retry.
  *
  * <p>Nothing here reads a whole file into memory: a {@link #ofPath(Path) path} is streamed from disk, a
- * {@link #ofStream(StreamOpener, long) stream} is opened anew for each attempt, and only content the caller already
- * holds as a {@link #ofBytes(byte[]) byte array} is in memory.
+ * {@link #ofStream(StreamOpener, long) stream} or a {@link #ofPublisher(PublisherOpener, long) publisher} is opened
+ * anew for each attempt, and only content the caller already holds as a {@link #ofBytes(byte[]) byte array} is in
+ * memory.
  *
  * <pre>{@code
  * AttachmentContent.ofPath(Path.of("week-3/slides.pdf"));
  * AttachmentContent.ofBytes(thumbnailPng);
  * AttachmentContent.ofStream(multipartFile::getInputStream, multipartFile.getSize());
  * AttachmentContent.ofStream(() -> URI.create(url).toURL().openStream()); // length unknown
+ * AttachmentContent.ofPublisher(() -> JdkFlowAdapter.publisherToFlowPublisher(buffers()), length); // no thread
  * }</pre>
  */
 public abstract class AttachmentContent {
@@ -39,6 +43,20 @@ public abstract class AttachmentContent {
          * @throws IOException when the content cannot be opened
          */
         InputStream open() throws IOException;
+    }
+
+    /**
+     * Opens a new publisher of the content from its first byte. Called once for every attempt.
+     */
+    @FunctionalInterface
+    public interface PublisherOpener {
+        /**
+         * Opens the content from its first byte.
+         *
+         * @return a new publisher, which honours the demand of its subscriber and hands it each buffer for good (it
+         *         does not reuse a buffer it has emitted)
+         */
+        Flow.Publisher<ByteBuffer> open();
     }
 
     AttachmentContent() {
@@ -94,6 +112,24 @@ public abstract class AttachmentContent {
     }
 
     /**
+     * Content of a known length published as buffers, for sources that do not block, such as the parts of a WebFlux
+     * request ({@code FilePartAttachments.of} in the Spring Boot module) or a non-blocking client's response body. A
+     * {@link io.github.boundedupload.spi.AsyncFileUploader non-blocking storage} that takes {@link #publisher()} sends
+     * it without a thread of its own; a storage that reads streams reads it through {@link #openStream()}, which asks
+     * the publisher for a few buffers at a time, so that memory stays bounded however fast the publisher could go.
+     *
+     * @param opener opens the content from its first byte; called once per attempt, so that a storage can retry
+     * @param length the exact number of bytes the publisher emits, zero or more
+     * @return the content
+     */
+    public static AttachmentContent ofPublisher(PublisherOpener opener, long length) {
+        if (length < 0) {
+            throw new IllegalArgumentException("length must be >= 0, was " + length);
+        }
+        return new PublisherContent(opener, length);
+    }
+
+    /**
      * Opens the content from its first byte. Each call returns a new stream.
      *
      * @return a stream the caller must close
@@ -125,6 +161,17 @@ public abstract class AttachmentContent {
      * @return the bytes, or empty when the content is not held in memory
      */
     public Optional<ByteBuffer> bytes() {
+        return Optional.empty();
+    }
+
+    /**
+     * The content as a publisher of buffers, for storage clients that do not block: each subscription opens the
+     * content anew, from its first byte (an attempt each). Those should call {@link io.github.boundedupload.spi.UploadRequest#reportProgress(long)} as
+     * bytes go out, and must fail when it emits more or fewer bytes than {@link #length()}.
+     *
+     * @return a new publisher, or empty when the content is not published (read it through {@link #openStream()})
+     */
+    public Optional<Flow.Publisher<ByteBuffer>> publisher() {
         return Optional.empty();
     }
 
@@ -214,6 +261,64 @@ public abstract class AttachmentContent {
         @Override
         public String toString() {
             return length < 0 ? "stream of unknown length" : "stream of " + length + " bytes";
+        }
+    }
+
+    private static final class PublisherContent extends AttachmentContent {
+        private final PublisherOpener opener;
+        private final long length;
+
+        PublisherContent(PublisherOpener opener, long length) {
+            this.opener = Objects.requireNonNull(opener, "opener");
+            this.length = length;
+        }
+
+        @Override
+        public InputStream openStream() throws IOException {
+            return PublisherInputStream.of(open());
+        }
+
+        private Flow.Publisher<ByteBuffer> open() throws IOException {
+            Flow.Publisher<ByteBuffer> publisher = opener.open();
+            if (publisher == null) {
+                throw new IOException("the publisher opener returned null");
+            }
+            return publisher;
+        }
+
+        @Override
+        public OptionalLong length() {
+            return OptionalLong.of(length);
+        }
+
+        @Override
+        public Optional<Flow.Publisher<ByteBuffer>> publisher() {
+            return Optional.of(subscriber -> {
+                Flow.Publisher<ByteBuffer> publisher;
+                try {
+                    publisher = open();
+                } catch (IOException | RuntimeException e) {
+                    // A publisher that cannot be opened fails its subscriber, as a stream that cannot be opened fails
+                    // its reader.
+                    subscriber.onSubscribe(new Flow.Subscription() {
+                        @Override
+                        public void request(long n) {
+                        }
+
+                        @Override
+                        public void cancel() {
+                        }
+                    });
+                    subscriber.onError(e);
+                    return;
+                }
+                publisher.subscribe(subscriber);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "publisher of " + length + " bytes";
         }
     }
 }

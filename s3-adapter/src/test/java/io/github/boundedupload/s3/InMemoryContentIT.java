@@ -22,7 +22,9 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * Content held in memory goes to the non-blocking client as it is: no stream is read, so no read thread is taken,
- * for a single PutObject and for every part of a multipart upload; progress is still reported.
+ * for a single PutObject and for every part of a multipart upload; progress is still reported. Published content
+ * goes as it is published up to the multipart threshold, without a read thread either; above it, its parts are read
+ * from it as a stream.
  */
 class InMemoryContentIT {
 
@@ -81,5 +83,26 @@ class InMemoryContentIT {
         assertThat(s3.bucket().read(key)).hasValueSatisfying(read -> assertThat(read)
                 .isEqualTo(TestData.bytes(22, Math.toIntExact(size))));
         assertThat(reads).as("tasks given to the read executor").hasPositiveValue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {10_000, Adapters.LARGE})
+    void publishedContentGoesUpWithoutAReadThreadUpToTheMultipartThreshold(long size) throws Exception {
+        String key = "in-memory/published-" + size + ".bin";
+        List<Long> progress = new CopyOnWriteArrayList<>();
+        reads.set(0);
+
+        StoredObject stored = uploader.upload(UploadRequest.builder(key, Attachment.of("published.bin",
+                AttachmentContent.ofPublisher(() -> TestData.publisher(23, size), size))).progress(progress::add)
+                .build()).get(60, TimeUnit.SECONDS);
+
+        assertThat(stored.size()).isEqualTo(size);
+        assertThat(s3.bucket().sha256(key)).contains(TestData.sha256(TestData.stream(23, size)));
+        if (size <= Adapters.smallParts().multipartThreshold()) {
+            assertThat(reads).as("tasks given to the read executor").hasValue(0);
+            assertThat(progress).isNotEmpty().last().isEqualTo(size);
+        } else {
+            assertThat(reads).as("tasks given to the read executor").hasPositiveValue();
+        }
     }
 }

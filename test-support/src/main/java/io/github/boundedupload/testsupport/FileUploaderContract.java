@@ -28,6 +28,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -179,6 +180,30 @@ public abstract class FileUploaderContract {
     }
 
     @Test
+    void storesPublishedContent() throws Exception {
+        AtomicInteger opened = new AtomicInteger();
+        AttachmentContent content = AttachmentContent.ofPublisher(() -> {
+            opened.incrementAndGet();
+            return TestData.publisher(13, 300_001);
+        }, 300_001);
+        String key = newKey("published.bin");
+        StoredObject stored = upload(key, Attachment.of("published.bin", content));
+        assertThat(stored.size()).isEqualTo(300_001);
+        assertThat(stored(key)).isEqualTo(TestData.bytes(13, 300_001));
+        assertThat(opened).hasPositiveValue();
+    }
+
+    @Test
+    void storesLargePublishedContent() throws Exception {
+        long size = largeSize();
+        String key = newKey("large-published.bin");
+        StoredObject stored = upload(key, Attachment.of("large-published.bin",
+                AttachmentContent.ofPublisher(() -> TestData.publisher(14, size), size)));
+        assertThat(stored.size()).isEqualTo(size);
+        assertThat(TestData.sha256(stored(key))).isEqualTo(TestData.sha256(TestData.stream(14, size)));
+    }
+
+    @Test
     void storesLargeFile() throws Exception {
         long size = largeSize();
         Path file = TestData.file(tempDir.resolve("large.bin"), 5, size);
@@ -208,13 +233,14 @@ public abstract class FileUploaderContract {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"bytes", "file", "known-length stream", "unknown-length stream"})
+    @ValueSource(strings = {"bytes", "file", "known-length stream", "unknown-length stream", "publisher"})
     void storesEmptyContent(String kind) throws Exception {
         Path empty = Files.createFile(tempDir.resolve("empty.txt"));
         AttachmentContent content = switch (kind) {
             case "bytes" -> AttachmentContent.ofBytes(new byte[0]);
             case "file" -> AttachmentContent.ofPath(empty);
             case "known-length stream" -> AttachmentContent.ofStream(() -> InputStream.nullInputStream(), 0);
+            case "publisher" -> AttachmentContent.ofPublisher(() -> TestData.publisher(0, 0), 0);
             default -> AttachmentContent.ofStream(() -> InputStream.nullInputStream());
         };
         String key = newKey("empty.txt");
@@ -298,6 +324,53 @@ public abstract class FileUploaderContract {
         String key = newKey("shorter.bin");
         AttachmentContent liar = AttachmentContent.ofStream(() -> TestData.stream(8, 999), 1000);
         assertThatThrownBy(() -> upload(key, Attachment.of("shorter.bin", liar))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {999, 1001})
+    void publishedContentOfAnotherLengthThanDeclaredFailsAndStoresNothing(int actual) throws Exception {
+        String key = newKey("published-liar.bin");
+        AttachmentContent liar = AttachmentContent.ofPublisher(() -> TestData.publisher(15, actual), 1000);
+        assertThatThrownBy(() -> upload(key, Attachment.of("published-liar.bin", liar))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void aPublisherThatFailsFailsTheUploadAndStoresNothing() throws Exception {
+        String key = newKey("published-broken.bin");
+        AttachmentContent broken = AttachmentContent.ofPublisher(() -> subscriber -> {
+            TestData.publisher(16, 100_000).subscribe(new Flow.Subscriber<ByteBuffer>() {
+                private int buffers;
+
+                @Override
+                public void onSubscribe(Flow.Subscription subscription) {
+                    subscriber.onSubscribe(subscription);
+                }
+
+                @Override
+                public void onNext(ByteBuffer buffer) {
+                    if (++buffers == 3) {
+                        subscriber.onError(new IOException("the source broke off"));
+                    } else if (buffers < 3) {
+                        subscriber.onNext(buffer);
+                    }
+                }
+
+                @Override
+                public void onError(Throwable failure) {
+                    subscriber.onError(failure);
+                }
+
+                @Override
+                public void onComplete() {
+                    if (buffers < 3) {
+                        subscriber.onComplete();
+                    }
+                }
+            });
+        }, 100_000);
+        assertThatThrownBy(() -> upload(key, Attachment.of("published-broken.bin", broken))).isNotNull();
         assertThat(exists(key)).isFalse();
     }
 

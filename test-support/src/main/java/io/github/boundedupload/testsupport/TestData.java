@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reproducible test content: pseudo-random bytes from a seed, written to files without holding them in memory, and
@@ -99,6 +102,76 @@ public final class TestData {
                 return n;
             }
         };
+    }
+
+    /**
+     * A publisher of the bytes {@link #stream(long, long)} gives, in buffers of 16 KiB, made as they are asked for:
+     * every subscription gets the content anew, and only as many buffers as it requested.
+     *
+     * @param seed the seed
+     * @param size the number of bytes
+     * @return a publisher
+     */
+    public static Flow.Publisher<ByteBuffer> publisher(long seed, long size) {
+        return subscriber -> subscriber.onSubscribe(new Flow.Subscription() {
+            private static final int BUFFER = 16 * 1024;
+            private final InputStream in = stream(seed, size);
+            private final AtomicLong requested = new AtomicLong();
+            private long left = size;
+            private volatile boolean stopped;
+
+            @Override
+            public void request(long n) {
+                if (n <= 0) {
+                    stopped = true;
+                    subscriber.onError(new IllegalArgumentException("request(" + n + ") breaks rule 3.9"));
+                    return;
+                }
+                // Whoever finds no demand outstanding emits; a request made meanwhile (from onNext) is picked up by
+                // the loop below instead of emitting on top of it.
+                if (requested.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b) > 0) {
+                    return;
+                }
+                long demand = n;
+                while (true) {
+                    long sent = 0;
+                    while (sent < demand && !stopped) {
+                        if (left == 0) {
+                            stopped = true;
+                            subscriber.onComplete();
+                            return;
+                        }
+                        byte[] bytes = new byte[(int) Math.min(BUFFER, left)];
+                        int read;
+                        try {
+                            read = in.readNBytes(bytes, 0, bytes.length);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        left -= read;
+                        subscriber.onNext(ByteBuffer.wrap(bytes, 0, read));
+                        sent++;
+                        if (left == 0 && !stopped) {
+                            stopped = true;
+                            subscriber.onComplete();
+                            return;
+                        }
+                    }
+                    if (stopped) {
+                        return;
+                    }
+                    demand = requested.addAndGet(-sent);
+                    if (demand == 0) {
+                        return;
+                    }
+                }
+            }
+
+            @Override
+            public void cancel() {
+                stopped = true;
+            }
+        });
     }
 
     private static void fill(SplittableRandom random, byte[] bytes, int length) {

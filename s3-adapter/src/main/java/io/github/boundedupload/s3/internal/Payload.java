@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -22,8 +23,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
  * The body of one request, for either client: re-readable for every attempt, streamed, and watched by {@link Sent}.
- * A file slice is read from disk by position (no buffer); a stream is opened again for every attempt; bytes are
- * already in memory.
+ * A file slice is read from disk by position (no buffer); a stream or a publisher is opened again for every attempt;
+ * bytes are already in memory.
  *
  * <p>(Longer than most files here on purpose: each of the three kinds of body gives both faces, the blocking client's
  * and the non-blocking one's, with the same accounting; one file keeps each kind's two faces side by side.)
@@ -196,6 +197,25 @@ abstract class Payload {
                         reads.execute(pump);
                     }
                 };
+            }
+        };
+    }
+
+    /**
+     * Content published as buffers: sent as the publisher emits them, without a thread of ours, each attempt subscribing
+     * anew and failing when the content is longer or shorter than its length. The blocking client reads it through
+     * {@code stream}, which opens the content as a stream.
+     */
+    static Payload published(Flow.Publisher<ByteBuffer> content, StreamOpener stream, Sent sent) {
+        return new Payload(sent) {
+            @Override
+            InputStream open() throws IOException {
+                return stream.open();
+            }
+
+            @Override
+            AsyncRequestBody asyncBody(Executor reads, Cancellables tasks) {
+                return observed(new Exact(content, length()));
             }
         };
     }

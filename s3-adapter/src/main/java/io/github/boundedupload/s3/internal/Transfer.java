@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -99,6 +100,13 @@ public final class Transfer {
                 return Boolean.TRUE;
             })).thenCompose(empty -> new SinglePut(u).put(Payload.bytes(new byte[0], 0,
                     Sent.tracked(0, u.algorithm, null))));
+        }
+        Optional<Flow.Publisher<ByteBuffer>> published = u.request.content().publisher();
+        if (published.isPresent() && length.isPresent() && length.getAsLong() <= u.options.multipartThreshold()) {
+            // Sent as it is published, so the non-blocking client needs no read thread; larger content goes up in parts
+            // read from it as a stream (a few buffers at a time), below.
+            return new SinglePut(u).put(Payload.published(published.get(), u.request.content()::openStream,
+                    tracked(length.getAsLong())));
         }
         if (length.isPresent() && length.getAsLong() <= u.options.multipartThreshold()) {
             return new SinglePut(u).put(Payload.stream(u.request::openStream,
