@@ -37,6 +37,21 @@ final class TestSupport {
     static final String[] HEALTH_PACKAGES = { "org.springframework.boot.health",
             "org.springframework.boot.actuate.health" };
 
+    /**
+     * Excludes Spring Cloud AWS's auto-configurations from a whole application under test. Its auto-configuration jar
+     * is on this test class path only for its AwsConnectionDetails type, without the rest of Spring Cloud AWS, and
+     * its auto-configurations would otherwise start there half-equipped (or give the application an S3 client of
+     * theirs instead of the one the properties build).
+     */
+    static final String WITHOUT_SPRING_CLOUD_AWS = "spring.autoconfigure.exclude="
+            + "io.awspring.cloud.autoconfigure.core.AwsAutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.core.CredentialsProviderAutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.core.RegionProviderAutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.imds.ImdsAutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.s3.S3TransferManagerAutoConfiguration,"
+            + "io.awspring.cloud.autoconfigure.s3.S3CrtAsyncClientAutoConfiguration";
+
     private TestSupport() {
     }
 
