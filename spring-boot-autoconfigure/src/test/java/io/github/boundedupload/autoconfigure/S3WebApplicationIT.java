@@ -15,20 +15,16 @@ import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
-import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,12 +92,7 @@ class S3WebApplicationIT {
 
     @DynamicPropertySource
     static void s3(DynamicPropertyRegistry registry) {
-        S3TestServices services = S3TestServices.get();
-        bucket = services.createBucket("S3WebApplicationIT");
-        registry.add("bounded-upload.s3.bucket", bucket::name);
-        registry.add("bounded-upload.s3.endpoint", () -> services.s3Endpoint().toString());
-        registry.add("bounded-upload.s3.region", () -> TestSupport.REGION);
-        registry.add("bounded-upload.s3.path-style-access", () -> "true");
+        bucket = WebApplicationS3.bucket(registry, "S3WebApplicationIT");
     }
 
     @AfterAll
@@ -139,7 +130,8 @@ class S3WebApplicationIT {
         files.put("scan.pdf", large);
         String requestId = "req-" + UUID.randomUUID();
 
-        HttpResponse<String> response = HttpClient.newHttpClient().send(multipart(files, requestId),
+        HttpResponse<String> response = HttpClient.newHttpClient().send(WebApplicationS3.multipart(
+                URI.create("http://127.0.0.1:" + port + "/uploads"), files, REQUEST_ID, requestId),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -173,25 +165,6 @@ class S3WebApplicationIT {
                 .isEqualTo(names.stream().map(name -> "uploading " + name).collect(Collectors.toSet()));
     }
 
-    /** A multipart/form-data POST with one part per file, all named "files". */
-    private HttpRequest multipart(Map<String, byte[]> files, String requestId) throws IOException {
-        String boundary = "----bounded-upload-" + UUID.randomUUID();
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
-                    + file.getKey() + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            body.write(file.getValue());
-            body.write("\r\n".getBytes(StandardCharsets.UTF_8));
-        }
-        body.write(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/uploads"))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .header(REQUEST_ID, requestId)
-                .timeout(Duration.ofMinutes(2))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
-                .build();
-    }
 
     /** One logged line: its thread, MDC and message, taken when it was logged (Logback reads both lazily). */
     record LogLine(String thread, Map<String, String> mdc, String message) {

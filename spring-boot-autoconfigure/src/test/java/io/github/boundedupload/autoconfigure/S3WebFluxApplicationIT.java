@@ -9,24 +9,18 @@ import io.github.boundedupload.s3.S3AsyncFileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spring.web.FilePartAttachments;
-import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -72,12 +66,7 @@ class S3WebFluxApplicationIT {
 
     @DynamicPropertySource
     static void s3(DynamicPropertyRegistry registry) {
-        S3TestServices services = S3TestServices.get();
-        bucket = services.createBucket("S3WebFluxApplicationIT");
-        registry.add("bounded-upload.s3.bucket", bucket::name);
-        registry.add("bounded-upload.s3.endpoint", () -> services.s3Endpoint().toString());
-        registry.add("bounded-upload.s3.region", () -> TestSupport.REGION);
-        registry.add("bounded-upload.s3.path-style-access", () -> "true");
+        bucket = WebApplicationS3.bucket(registry, "S3WebFluxApplicationIT");
     }
 
     @AfterAll
@@ -95,7 +84,8 @@ class S3WebFluxApplicationIT {
         files.put("scan.pdf", bytes(random, (int) S3UploadOptions.MIN_PART_SIZE + 12345)); // two parts
         List<Path> before = ourTemporaryFiles();
 
-        HttpResponse<String> response = HttpClient.newHttpClient().send(multipart(files),
+        HttpResponse<String> response = HttpClient.newHttpClient().send(WebApplicationS3.multipart(
+                URI.create("http://127.0.0.1:" + port + "/uploads"), files),
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -128,24 +118,6 @@ class S3WebFluxApplicationIT {
         }
     }
 
-    /** A multipart/form-data POST with one part per file, all named "files". */
-    private HttpRequest multipart(Map<String, byte[]> files) throws IOException {
-        String boundary = "----bounded-upload-" + UUID.randomUUID();
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
-                    + file.getKey() + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            body.write(file.getValue());
-            body.write("\r\n".getBytes(StandardCharsets.UTF_8));
-        }
-        body.write(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/uploads"))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .timeout(Duration.ofMinutes(2))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
-                .build();
-    }
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
