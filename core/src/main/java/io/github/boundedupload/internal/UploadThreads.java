@@ -39,21 +39,19 @@ final class UploadThreads {
             }
             TimeUnit.NANOSECONDS.timedJoin(thread, left);
         }
-        return alive.stream().noneMatch(Thread::isAlive);
+        alive.removeIf(thread -> thread.getState() == Thread.State.TERMINATED);
+        return alive.stream().noneMatch(Thread::isAlive); // (one made but never started is not left behind)
     }
 
-    /** Tracks each thread the factory creates until its task returns. */
+    /**
+     * Tracks each thread the factory creates until it has ended, not only its task: a thread whose task has returned
+     * is still alive for a moment, and {@link #join(long)} must wait for that too. Threads that ended are forgotten
+     * when the next one is made, so the set stays as large as the pool.
+     */
     private ThreadFactory tracked(ThreadFactory factory) {
         return task -> {
-            Thread[] self = new Thread[1];
-            Thread thread = factory.newThread(() -> {
-                try {
-                    task.run();
-                } finally {
-                    alive.remove(self[0]);
-                }
-            });
-            self[0] = thread;
+            alive.removeIf(thread -> thread.getState() == Thread.State.TERMINATED);
+            Thread thread = factory.newThread(task);
             alive.add(thread);
             return thread;
         };
