@@ -166,10 +166,11 @@ public abstract class AttachmentContent {
 
     /**
      * The content as a publisher of buffers, for storage clients that do not block: each subscription opens the
-     * content anew, from its first byte (an attempt each). Those should call {@link io.github.boundedupload.spi.UploadRequest#reportProgress(long)} as
-     * bytes go out, and must fail when it emits more or fewer bytes than {@link #length()}.
+     * content anew, from its first byte (an attempt each). Those should call
+     * {@link io.github.boundedupload.spi.UploadRequest#reportProgress(long)} as bytes go out, and must fail when it
+     * emits more or fewer bytes than {@link #length()}.
      *
-     * @return a new publisher, or empty when the content is not published (read it through {@link #openStream()})
+     * @return a publisher, or empty when the content is not published (read it through {@link #openStream()})
      */
     public Optional<Flow.Publisher<ByteBuffer>> publisher() {
         return Optional.empty();

@@ -41,8 +41,9 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
  *
  * <p><b>Threads.</b> Files, byte arrays and {@link io.github.boundedupload.AttachmentContent#ofPublisher published}
  * content up to the multipart threshold are sent without a thread of ours. Reading an {@code InputStream} blocks,
- * so stream content (and published content above the threshold, read in parts) is read on the read executor: by default a pool of up to {@code maxConcurrency} daemon threads
- * ({@code bounded-upload-s3-read-N}) that exist only while streams are read; supply your own with
+ * so stream content (and published content above the threshold, read in parts) is read on the read executor: by
+ * default a pool of up to {@code maxConcurrency} daemon threads ({@code bounded-upload-s3-read-N}) that exist only
+ * while streams are read; supply your own with
  * {@link Builder#readExecutor(Executor)}.
  *
  * <pre>{@code

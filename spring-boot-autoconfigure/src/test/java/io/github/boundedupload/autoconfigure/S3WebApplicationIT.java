@@ -68,7 +68,7 @@ import org.springframework.web.multipart.MultipartFile;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "bounded-upload.name=web", "bounded-upload.s3.multipart-threshold=5MB",
                 "bounded-upload.s3.part-size=5MB", "spring.servlet.multipart.max-file-size=16MB",
-                "spring.servlet.multipart.max-request-size=32MB" , TestSupport.WITHOUT_SPRING_CLOUD_AWS })
+                "spring.servlet.multipart.max-request-size=32MB", TestSupport.WITHOUT_SPRING_CLOUD_AWS })
 @DirtiesContext
 class S3WebApplicationIT {
 

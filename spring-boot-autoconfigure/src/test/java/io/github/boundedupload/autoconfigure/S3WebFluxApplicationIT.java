@@ -49,7 +49,8 @@ import reactor.core.publisher.Flux;
 @SpringBootTest(classes = S3WebFluxApplicationIT.ReactiveUploadApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "spring.main.web-application-type=reactive", "bounded-upload.name=webflux",
-                "bounded-upload.s3.multipart-threshold=5MB", "bounded-upload.s3.part-size=5MB" , TestSupport.WITHOUT_SPRING_CLOUD_AWS })
+                "bounded-upload.s3.multipart-threshold=5MB", "bounded-upload.s3.part-size=5MB",
+                TestSupport.WITHOUT_SPRING_CLOUD_AWS })
 @DirtiesContext
 class S3WebFluxApplicationIT {
 

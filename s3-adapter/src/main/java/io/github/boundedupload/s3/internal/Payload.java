@@ -26,7 +26,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * A file slice is read from disk by position (no buffer); a stream or a publisher is opened again for every attempt;
  * bytes are already in memory.
  *
- * <p>(Longer than most files here on purpose: each of the three kinds of body gives both faces, the blocking client's
+ * <p>(Longer than most files here on purpose: each of the four kinds of body gives both faces, the blocking client's
  * and the non-blocking one's, with the same accounting; one file keeps each kind's two faces side by side.)
  */
 abstract class Payload {
@@ -202,9 +202,9 @@ abstract class Payload {
     }
 
     /**
-     * Content published as buffers: sent as the publisher emits them, without a thread of ours, each attempt subscribing
-     * anew and failing when the content is longer or shorter than its length. The blocking client reads it through
-     * {@code stream}, which opens the content as a stream.
+     * Content published as buffers: sent as the publisher emits them, without a thread of ours, each attempt
+     * subscribing anew and failing when the content is longer or shorter than its length. The blocking client reads it
+     * through {@code stream}, which opens the content as a stream.
      */
     static Payload published(Flow.Publisher<ByteBuffer> content, StreamOpener stream, Sent sent) {
         return new Payload(sent) {
