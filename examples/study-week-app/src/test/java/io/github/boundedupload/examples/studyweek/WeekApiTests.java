@@ -183,5 +183,10 @@ class WeekApiTests extends LocalDiskTest {
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.text()).contains("<form id=\"week-form\">");
         assertThat(new String(api.get("/app.js").bytes(), StandardCharsets.UTF_8)).contains("X-Upload-Id");
+        // The icon the page names, at the path every browser and tool asks for: no 404 in anyone's log.
+        assertThat(page.text()).contains("<link rel=\"icon\" href=\"/favicon.ico\"");
+        Api.Response icon = api.get("/favicon.ico");
+        assertThat(icon.status()).isEqualTo(200);
+        assertThat(icon.bytes()).startsWith(0, 0, 1, 0, 1, 0); // an ICO of one image
     }
 }
