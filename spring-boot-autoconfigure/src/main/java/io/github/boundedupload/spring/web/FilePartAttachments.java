@@ -40,7 +40,9 @@ public final class FilePartAttachments {
 
     /**
      * The chosen files (parts with a file name), streamed from the request: each part is read once to measure it,
-     * then once for every attempt. Read only while the request is being handled: upload them within its chain.
+     * then once for every attempt, so the parts must be readable again, as those of {@code multipartData()} and
+     * {@code @RequestPart} are (a part of a streaming reader, which reads once, fails its upload). Read only while the
+     * request is being handled: upload them within its chain.
      *
      * @param parts the request's file parts, such as {@code request.multipartData()}'s {@code files}
      * @return emits one attachment per chosen file, in order, once each is measured
