@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -173,11 +174,12 @@ public final class ServiceScript {
     private void run(String command, Duration timeout) {
         try {
             Files.createDirectories(log().getParent());
+            long logged = Files.exists(log()) ? Files.size(log()) : 0; // where this run's output starts
             LOG.info("running {} {} (output in {})", script, command, log());
             Process process = new ProcessBuilder(List.of("bash", script.toString(), command))
                     .directory(projectRoot().toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(log().toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
                     .start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
@@ -185,7 +187,7 @@ public final class ServiceScript {
                         + "; see " + log());
             }
             if (process.exitValue() != 0) {
-                List<String> missing = missingPrerequisites(log());
+                List<String> missing = missingPrerequisites(log(), logged);
                 throw new IllegalStateException(missing.isEmpty()
                         ? SCRIPT + " " + command + " failed with exit code " + process.exitValue() + ":\n" + tail(log())
                         : String.join("\n", missing));
@@ -198,11 +200,12 @@ public final class ServiceScript {
         }
     }
 
-    /** The script's one line for each missing prerequisite, which names how to install it. */
-    private static List<String> missingPrerequisites(Path file) {
-        try {
-            return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                    .filter(line -> line.contains("] missing: ")).toList();
+    /** The script's one line for each missing prerequisite (which names how to install it), from this run's output. */
+    private static List<String> missingPrerequisites(Path file, long from) {
+        try (FileChannel log = FileChannel.open(file, StandardOpenOption.READ)) {
+            String output = new String(Channels.newInputStream(log.position(from)).readAllBytes(),
+                    StandardCharsets.UTF_8);
+            return output.lines().filter(line -> line.contains("] missing: ")).toList();
         } catch (IOException e) {
             return List.of();
         }
