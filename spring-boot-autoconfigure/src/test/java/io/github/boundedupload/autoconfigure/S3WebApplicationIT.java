@@ -134,17 +134,9 @@ class S3WebApplicationIT {
                 URI.create("http://127.0.0.1:" + port + "/uploads"), files, REQUEST_ID, requestId),
                 HttpResponse.BodyHandlers.ofString());
 
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        List<String> keys = response.body().lines().toList();
-        List<String> names = List.copyOf(files.keySet());
-        assertThat(keys).hasSize(files.size());
         // (a) Every file is in the bucket, byte for byte, read back with a client of its own.
-        for (int i = 0; i < keys.size(); i++) {
-            byte[] expected = files.get(names.get(i));
-            assertThat(keys.get(i)).endsWith("-" + names.get(i));
-            assertThat(bucket.read(keys.get(i))).as(keys.get(i))
-                    .hasValueSatisfying(stored -> assertThat(stored).isEqualTo(expected));
-        }
+        WebApplicationS3.assertStored(response, files, bucket);
+        List<String> names = List.copyOf(files.keySet());
         assertThat(storage).isInstanceOf(S3AsyncFileUploader.class);
 
         // (b) The uploader's meters in the application's registry.

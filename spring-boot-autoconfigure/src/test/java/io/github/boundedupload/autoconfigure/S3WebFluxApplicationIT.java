@@ -89,16 +89,7 @@ class S3WebFluxApplicationIT {
                 URI.create("http://127.0.0.1:" + port + "/uploads"), files),
                 HttpResponse.BodyHandlers.ofString());
 
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        List<String> keys = response.body().lines().toList();
-        List<String> names = List.copyOf(files.keySet());
-        assertThat(keys).hasSize(files.size());
-        for (int i = 0; i < keys.size(); i++) {
-            byte[] expected = files.get(names.get(i));
-            assertThat(keys.get(i)).endsWith("-" + names.get(i));
-            assertThat(bucket.read(keys.get(i))).as(keys.get(i))
-                    .hasValueSatisfying(stored -> assertThat(stored).isEqualTo(expected));
-        }
+        WebApplicationS3.assertStored(response, files, bucket);
         assertThat(storage).isInstanceOf(S3AsyncFileUploader.class);
         assertThat(meters.get("bounded.upload.bytes").tag("uploader", "webflux").counter().count())
                 .isEqualTo((double) files.values().stream().mapToLong(content -> content.length).sum());

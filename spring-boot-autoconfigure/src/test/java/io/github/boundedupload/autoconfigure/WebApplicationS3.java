@@ -1,18 +1,25 @@
 package io.github.boundedupload.autoconfigure;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-/** What the whole-application tests (servlet and reactive) share: their bucket, and a browser's multipart request. */
+/**
+ * What the whole-application tests (servlet and reactive) share: their bucket, a browser's multipart request, and what
+ * the bucket must then hold.
+ */
 final class WebApplicationS3 {
 
     private WebApplicationS3() {
@@ -62,5 +69,26 @@ final class WebApplicationS3 {
             request.headers(headers);
         }
         return request.build();
+    }
+
+    /**
+     * The answer lists one key per line, one per file and in their order, each ending with its file's name, and the
+     * bucket holds each file under its key, byte for byte (read back with a client of its own).
+     *
+     * @param response the application's answer
+     * @param files file names and contents, in order
+     * @param bucket the bucket
+     */
+    static void assertStored(HttpResponse<String> response, Map<String, byte[]> files, TestBucket bucket) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        List<String> keys = response.body().lines().toList();
+        List<String> names = List.copyOf(files.keySet());
+        assertThat(keys).hasSize(files.size());
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] expected = files.get(names.get(i));
+            assertThat(keys.get(i)).endsWith("-" + names.get(i));
+            assertThat(bucket.read(keys.get(i))).as(keys.get(i))
+                    .hasValueSatisfying(stored -> assertThat(stored).isEqualTo(expected));
+        }
     }
 }
