@@ -28,7 +28,8 @@ import reactor.core.publisher.Mono;
  *
  * <pre>{@code
  * return request.multipartData()
- *         .flatMap(form -> FilePartAttachments.of(Flux.fromIterable(form.get("files")).cast(FilePart.class)))
+ *         .flatMap(form -> FilePartAttachments.of(Flux.fromIterable(form.getOrDefault("files", List.of()))
+ *                 .cast(FilePart.class)))
  *         .flatMap(attachments -> ReactiveUploads.uploadAll(uploader, attachments))
  *         .flatMap(result -> ServerResponse.ok().bodyValue(result.storedObjects()));
  * }</pre>
