@@ -141,39 +141,38 @@ final class Sent {
 
         /** Counts bytes about to be handed to the HTTP client; after {@link #seal()} they must not be. */
         void add(byte[] bytes, int offset, int n) throws SealedException {
-            synchronized (Sent.this) {
-                if (sealed) {
-                    throw new SealedException();
-                }
-                if (digest != null) {
-                    digest.update(bytes, offset, n);
-                }
-                counted(n);
+            if (digest != null) {
+                digest.update(bytes, offset, n);
             }
+            counted(n);
         }
 
         /** Counts a buffer about to be handed to the HTTP client; after {@link #seal()} it must not be. */
         void add(ByteBuffer buffer) throws SealedException {
+            int n = buffer.remaining();
+            if (digest != null) {
+                digest.update(buffer);
+            }
+            counted(n);
+        }
+
+        /**
+         * The seal's check and the count under one lock, so that {@link #seal()} sees every byte handed over or stops
+         * it; the checksum is taken before, and progress reported after, outside it.
+         */
+        private void counted(int n) throws SealedException {
             synchronized (Sent.this) {
                 if (sealed) {
                     throw new SealedException();
                 }
-                int n = buffer.remaining();
-                if (digest != null) {
-                    digest.update(buffer);
+                count += n;
+                if (count == length) {
+                    ended();
                 }
-                counted(n);
             }
-        }
-
-        private void counted(int n) {
-            count += n;
             if (progress != null && (count - reported >= REPORT_EVERY || count == length)) {
                 reported = count;
                 progress.accept(count);
-            }
-            if (count == length) {
-                ended();
             }
         }
 
