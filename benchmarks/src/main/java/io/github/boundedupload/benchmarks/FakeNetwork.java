@@ -33,7 +33,7 @@ final class FakeNetwork implements AutoCloseable {
     });
     /**
      * Where answers are completed: like the SDK's default future-completion executor ({@code sdk-async-response},
-     * SDK 2.56: core max(8, cores), max max(64, 2 x cores), a queue of 1,000), so that what runs when a response
+     * SDK 2.57: core max(8, cores), max max(64, 2 x cores), a queue of 1,000), so that what runs when a response
      * arrives is spread over threads as it is with the real client, not queued behind one timer thread.
      */
     private final ThreadPoolExecutor responses = responsePool();
