@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.support.Causes;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +67,7 @@ final class DeleteCall extends Call {
                 batch.checkSettled(effects);
             } else {
                 engine.dispatcher.release(this);
-                Throwable reason = failure == null ? null : Engine.unwrap(failure);
+                Throwable reason = failure == null ? null : Causes.unwrap(failure);
                 engine.rollbacks.tried(this, reason, effects);
             }
             engine.dispatcher.dispatch(effects);

@@ -6,13 +6,10 @@ import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.spi.ContextPropagator;
-import java.io.InterruptedIOException;
-import java.nio.channels.ClosedByInterruptException;
+import io.github.boundedupload.support.Causes;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.locks.Condition;
@@ -136,51 +133,24 @@ final class Engine {
         }
     }
 
-    static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     /**
      * Whether a failure is (or was caused by) an interrupt or cancellation, rather than a failure of its own,
      * whatever the storage wrapped it in: the uploader's own reason, the JDK's interrupt and cancellation
      * exceptions, or an {@link UploadException} that says so.
      */
     static boolean isCancellation(Throwable failure, Throwable cancelReason) {
-        Throwable t = failure;
-        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
-            if (t == cancelReason || t instanceof InterruptedException || t instanceof InterruptedIOException
-                    || t instanceof ClosedByInterruptException || t instanceof CancellationException
-                    || t instanceof UploadException && ((UploadException) t).isCancellation()) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.any(failure, t -> t == cancelReason || Causes.isInterrupt(t) || t instanceof CancellationException
+                || t instanceof UploadException && ((UploadException) t).isCancellation());
     }
 
     /** Whether a failure says the storage is overloaded (a timeout, a request to slow down, a dropped connection). */
     static boolean isThrottling(@Nullable Throwable failure) {
-        Throwable t = failure;
-        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
-            if (t instanceof UploadException && ((UploadException) t).isThrottling()) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.any(failure, t -> t instanceof UploadException && ((UploadException) t).isThrottling());
     }
 
     /** Whether the storage may hold something under the key although the upload failed. */
     static boolean mayBeStored(@Nullable Throwable failure) {
-        Throwable t = failure;
-        for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
-            if (t instanceof UploadException && ((UploadException) t).mayBeStored()) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.any(failure, t -> t instanceof UploadException && ((UploadException) t).mayBeStored());
     }
 
     /** What a rollback deletes: stored objects, and the keys of failed uploads the storage may hold anyway. */

@@ -2,11 +2,11 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.support.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Rollbacks {
 
-    private static final long FIRST_PAUSE = Duration.ofMillis(200).toNanos();
-    private static final long MAX_PAUSE = Duration.ofSeconds(30).toNanos();
+    /** 200 ms, doubling up to 30 s. */
+    private static final Backoff BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30));
 
     private final Engine engine;
     /** Deletes not yet confirmed or given up. */
@@ -77,7 +77,7 @@ final class Rollbacks {
     }
 
     private void retryLater(DeleteCall call, Throwable failure, Effects effects) {
-        long pause = pause(call.tries);
+        long pause = BACKOFF.pause(call.tries).toNanos();
         waiting.put(call, failure);
         engine.queued++;
         if (call.tries == 1) {
@@ -140,11 +140,5 @@ final class Rollbacks {
                 call.batch.listener.uploadRolledBack(event, stored, failure);
             }
         }));
-    }
-
-    /** 200 ms, doubling up to 30 s, each drawn between half and all of that ("equal jitter"). */
-    private static long pause(int tries) {
-        long full = tries >= 20 ? MAX_PAUSE : Math.min(MAX_PAUSE, FIRST_PAUSE << (tries - 1));
-        return full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1);
     }
 }

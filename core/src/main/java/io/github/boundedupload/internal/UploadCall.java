@@ -9,6 +9,7 @@ import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.spi.ConcurrencyLimit;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Causes;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -172,7 +173,7 @@ final class UploadCall extends Call {
         if (failure == null && stored != null) {
             return UploadResult.stored(index, attachment, stored);
         }
-        Throwable own = failure != null ? Engine.unwrap(failure)
+        Throwable own = failure != null ? Causes.unwrap(failure)
                 : new IllegalStateException("the storage returned no result");
         if (cancel != null && (!attempt.started()
                 || !Engine.mayBeStored(own) && Engine.isCancellation(own, cancel.reason()))) {

@@ -19,6 +19,7 @@ import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.support.Backoff;
 import io.github.boundedupload.support.SafeText;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -37,7 +38,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -110,7 +110,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private final CallerTransaction transactions;
     private final String owner;
     private final Duration keepMargin;
-    private final Duration firstRetryPause;
+    private final Backoff backoff;
     private final Duration maxRetryPause;
     private final int failingAfter;
     private final OneTimeTask<Void> compensation;
@@ -129,7 +129,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         this.transactions = b.transactions;
         this.owner = b.instanceName;
         this.keepMargin = b.keepMargin;
-        this.firstRetryPause = b.firstRetryPause;
+        this.backoff = new Backoff(b.firstRetryPause, b.maxRetryPause);
         this.maxRetryPause = b.maxRetryPause;
         this.failingAfter = b.failingAfter;
         this.compensation = Tasks.oneTime(COMPENSATION)
@@ -385,7 +385,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         int tries = complete.getExecution().consecutiveFailures + 1;
         String why = reason(complete);
         recordFailedTry("batch " + id, c -> Store.failed(c, id, tries, why));
-        Duration pause = pause(tries);
+        Duration pause = backoff.pause(tries);
         retried.incrementAndGet();
         if (tries == failingAfter) {
             LOG.error("upload journal: removing batch {} failed {} times in a row; trying again every {} at most,"
@@ -410,14 +410,6 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("upload journal: could not record the failed try of {}: {}", what, SafeText.describe(e));
         }
-    }
-
-    /** The first pause, doubling up to the longest, each drawn between half and all of that. */
-    private Duration pause(int tries) {
-        long first = firstRetryPause.toMillis();
-        long max = maxRetryPause.toMillis();
-        long full = tries >= 31 ? max : Math.min(max, first << Math.min(30, tries - 1));
-        return Duration.ofMillis(full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1));
     }
 
     // ---- deferred uploads -------------------------------------------------------------------------------------
@@ -465,7 +457,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         int tries = complete.getExecution().consecutiveFailures + 1;
         String why = reason(complete);
         recordFailedTry("deferred batch " + id, c -> DeferredStore.failedTry(c, id));
-        Duration pause = pause(tries);
+        Duration pause = backoff.pause(tries);
         deferredRetried.incrementAndGet();
         LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", id, tries,
                 pause, why);

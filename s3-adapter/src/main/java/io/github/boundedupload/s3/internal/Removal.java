@@ -1,6 +1,7 @@
 package io.github.boundedupload.s3.internal;
 
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.support.Causes;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
@@ -68,7 +69,7 @@ public final class Removal {
                         .build())
                 .handle((aborted, failure) -> {
                     if (failure != null && !Failures.notFound(failure)) {
-                        throw new java.util.concurrent.CompletionException(Failures.unwrap(failure));
+                        throw new java.util.concurrent.CompletionException(Causes.unwrap(failure));
                     }
                     return null; // aborted, or gone already (completed or aborted meanwhile)
                 });

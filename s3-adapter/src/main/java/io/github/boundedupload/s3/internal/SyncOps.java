@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
+import io.github.boundedupload.support.Causes;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -152,7 +153,7 @@ public final class SyncOps implements S3Ops {
                 interrupted |= Thread.interrupted();
                 CompletableFuture<T> result = call.get();
                 if (attempt == CLEANUP_ATTEMPTS || !result.isCompletedExceptionally()
-                        || !byInterrupt(Failures.unwrap(result.handle((v, e) -> e).join()))) {
+                        || !byInterrupt(Causes.unwrap(result.handle((v, e) -> e).join()))) {
                     return result;
                 }
             }
