@@ -16,6 +16,7 @@ import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -225,7 +226,7 @@ final class Batch {
             engine.rollbacks.start(this, index, result.storedObject().orElse(null), true, effects);
         } else if (real && engine.policy.stopsOnFailure() && !stopped) {
             CancellationException reason = new CancellationException("cancelled because #" + index + " "
-                    + Names.quote(result.attachment().fileName()) + " failed");
+                    + SafeText.quote(result.attachment().fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
         }
     }
@@ -307,7 +308,7 @@ final class Batch {
             entry.settled(failure == null);
         } catch (RuntimeException e) {
             Engine.LOG.error("uploader '{}': could not settle {} in the upload journal; the journal removes its keys"
-                    + " when its lease ends: {}", event.uploaderName(), event, Names.describe(e));
+                    + " when its lease ends: {}", event.uploaderName(), event, SafeText.describe(e));
         }
     }
 
@@ -327,7 +328,7 @@ final class Batch {
             entry.keep(keys);
         } catch (RuntimeException e) {
             throw new UploadException(event + " stored its attachments, but the upload journal could not keep them,"
-                    + " so it removes them again: " + Names.describe(e), e);
+                    + " so it removes them again: " + SafeText.describe(e), e);
         }
     }
 
@@ -366,7 +367,7 @@ final class Batch {
         Effects effects = new Effects();
         engine.lock.lock();
         try {
-            stop(i -> new UploadTimeoutException(Names.label(i, attachments.get(i).fileName())
+            stop(i -> new UploadTimeoutException(SafeText.label(i, attachments.get(i).fileName())
                             + " did not finish within the batch timeout of " + engine.config.batchTimeout()),
                     Status.FAILED, engine.policy.rollsBackWhenStopped(), effects);
         } finally {

@@ -5,6 +5,8 @@ import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.InvalidAttachmentException.Problem;
 import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.support.Keys;
+import io.github.boundedupload.support.SafeText;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +64,7 @@ final class BatchCheck {
                 continue;
             }
             @Nullable Kind kind = Kind.FILE_NAME;
-            String problem = Names.fileNameProblem(attachment.fileName());
+            String problem = Keys.fileNameProblem(attachment.fileName());
             if (problem == null) {
                 kind = Kind.METADATA;
                 problem = metadataProblem(attachment.metadata());
@@ -75,16 +77,16 @@ final class BatchCheck {
                 kind = Kind.KEY;
                 try {
                     keys[i] = attachment.key().orElseGet(() -> config.keyStrategy().keyFor(attachment));
-                    problem = keys[i] == null ? "the key strategy returned no key" : Names.keyProblem(keys[i]);
+                    problem = keys[i] == null ? "the key strategy returned no key" : Keys.keyProblem(keys[i]);
                 } catch (RuntimeException e) {
-                    problem = "the key strategy failed: " + Names.describe(e);
+                    problem = "the key strategy failed: " + SafeText.describe(e);
                 }
             }
             if (problem == null) {
                 Integer first = firstByKey.putIfAbsent(keys[i], i);
                 if (first != null) {
                     kind = Kind.DUPLICATE_KEY;
-                    problem = "its key " + Names.quote(keys[i]) + " is also the key of file " + (first + 1);
+                    problem = "its key " + SafeText.quote(keys[i]) + " is also the key of file " + (first + 1);
                 }
             }
             if (problem != null && kind != null) {
@@ -133,16 +135,16 @@ final class BatchCheck {
         for (Map.Entry<String, String> entry : metadata.entrySet()) {
             String name = entry.getKey();
             if (!METADATA_NAME.matcher(name).matches()) {
-                return "metadata name " + Names.quote(name) + " is not letters, digits, '-' and '_'";
+                return "metadata name " + SafeText.quote(name) + " is not letters, digits, '-' and '_'";
             }
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-                return "metadata name " + Names.quote(name) + " appears twice (names ignore case)";
+                return "metadata name " + SafeText.quote(name) + " appears twice (names ignore case)";
             }
             String value = entry.getValue();
             if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-                return "metadata " + Names.quote(name) + " has a control character in its value";
+                return "metadata " + SafeText.quote(name) + " has a control character in its value";
             }
-            bytes += Names.utf8Length(name) + Names.utf8Length(value);
+            bytes += Keys.utf8Length(name) + Keys.utf8Length(value);
         }
         if (bytes > MAX_METADATA_BYTES) {
             return "its metadata is " + bytes + " bytes, more than " + MAX_METADATA_BYTES;

@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -129,7 +130,7 @@ abstract class Call implements Runnable {
             why = new UploaderClosedException(engine.name, "it stopped waiting for its calls");
         }
         UploadStuckException stuck = new UploadStuckException(describe() + " did not stop within the stop timeout of "
-                + engine.config.stopTimeout() + " after it was cancelled (" + Names.describe(why)
+                + engine.config.stopTimeout() + " after it was cancelled (" + SafeText.describe(why)
                 + "); the uploader no longer waits for it and deletes what it may still store", why);
         Engine.inContext(batch.context, () -> abandoned(stuck));
     }
@@ -147,7 +148,7 @@ abstract class Call implements Runnable {
 
     /** For messages: which attachment. */
     final String describe() {
-        return Names.label(index, batch.attachments.get(index).fileName());
+        return SafeText.label(index, batch.attachments.get(index).fileName());
     }
 
     final @Nullable Throwable cancelReason() {

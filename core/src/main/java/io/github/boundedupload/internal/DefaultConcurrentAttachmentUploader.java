@@ -9,10 +9,14 @@ import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.UploaderStats;
+import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.spi.UploaderEvent;
+import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +42,37 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     private final Engine engine;
     private final Admission admission;
     private final AtomicLong batchIds = new AtomicLong();
+    /** Held for the uploader's life: gauges keep what they read weakly. */
+    private final UploaderEvent event;
 
-    public DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
-        this.engine = new Engine(Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(config, "config"));
+    /**
+     * The uploader over a blocking storage: what {@code ConcurrentAttachmentUploader.create} returns.
+     *
+     * @param storage the storage
+     * @param config bounds and policies
+     * @return a new uploader
+     */
+    public static ConcurrentAttachmentUploader create(FileUploader storage, UploaderConfig config) {
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+    }
+
+    /**
+     * The uploader over a non-blocking storage: what {@code ConcurrentAttachmentUploader.create} returns.
+     *
+     * @param storage the storage
+     * @param config bounds and policies
+     * @return a new uploader
+     */
+    public static ConcurrentAttachmentUploader create(AsyncFileUploader storage, UploaderConfig config) {
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+    }
+
+    private DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
+        this.engine = new Engine(storage, Objects.requireNonNull(config, "config"));
         this.admission = Admission.of(engine);
-        engine.listener.uploaderCreated(this, engine.executor);
+        this.event = new UploaderEvent(engine.name, config.maxConcurrentUploads(), engine.ownExecutor != null,
+                this::stats);
+        engine.listener.uploaderCreated(event, engine.executor);
     }
 
     @Override
@@ -195,7 +225,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             return Objects.requireNonNull(journal.begin(event, List.of(checked.keys), maxRunTime), "journal entry");
         } catch (RuntimeException e) {
             throw new UploadException("could not record " + event + " in the upload journal, so nothing of it was"
-                    + " started: " + (e instanceof UploadException ? e.getMessage() : Names.describe(e)), e);
+                    + " started: " + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e)), e);
         }
     }
 
@@ -261,7 +291,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             }
             Thread.currentThread().interrupt();
         }
-        engine.listener.uploaderClosed(this);
+        engine.listener.uploaderClosed(event);
     }
 
     /** Waits until no batch runs and no rollback is pending, or the deadline passes; whether it got there. */
@@ -344,6 +374,6 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         if (failure instanceof Error) {
             throw (Error) failure;
         }
-        return new UploadException(Names.describe(failure), failure);
+        return new UploadException(SafeText.describe(failure), failure);
     }
 }

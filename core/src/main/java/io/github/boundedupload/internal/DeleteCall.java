@@ -4,6 +4,7 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.support.Causes;
+import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -50,7 +51,7 @@ final class DeleteCall extends Call {
         // Once close() has stopped waiting, the timers are gone: the storage client's own timeouts bound the call.
         Runnable cancelTimeout = engine.stopping ? () -> { } : engine.timeouts.schedule(
                 engine.config.stopTimeout().toNanos(), () -> cancel(new UploadTimeoutException("deleting "
-                        + Names.quote(key) + " did not finish within " + engine.config.stopTimeout()), Status.FAILED));
+                        + SafeText.quote(key) + " did not finish within " + engine.config.stopTimeout()), Status.FAILED));
         engine.storage.delete(key, stored, attempt).whenComplete((ignored, failure) -> {
             cancelTimeout.run();
             Engine.inContext(batch.context, () -> ended(failure));

@@ -7,6 +7,7 @@ import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.spi.UploaderEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -37,12 +38,12 @@ final class Listeners implements UploadListener {
     }
 
     @Override
-    public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+    public void uploaderCreated(UploaderEvent uploader, Executor executor) {
         each("uploaderCreated", l -> l.uploaderCreated(uploader, executor));
     }
 
     @Override
-    public void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+    public void uploaderClosed(UploaderEvent uploader) {
         each("uploaderClosed", l -> l.uploaderClosed(uploader));
     }
 

@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.support.Backoff;
+import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,8 +83,8 @@ final class Rollbacks {
         engine.queued++;
         if (call.tries == 1) {
             Engine.LOG.warn("uploader '{}': could not delete {} to undo {}; trying again until the rollback deadline"
-                    + " of {}: {}", engine.name, Names.quote(call.key), call.batch, engine.config.rollbackDeadline(),
-                    Names.describe(failure));
+                    + " of {}: {}", engine.name, SafeText.quote(call.key), call.batch, engine.config.rollbackDeadline(),
+                    SafeText.describe(failure));
         }
         UploadEvent event = call.batch.event(call.index);
         effects.add(() -> Engine.inContext(call.batch.context,
@@ -129,9 +130,9 @@ final class Rollbacks {
         call.batch.deletesAbandoned = true;
         call.batch.background--;
         Engine.LOG.error("uploader '{}': gave up deleting {} to undo {} after {} tries{}; the storage may still hold"
-                + " what it stored there, and something else must remove it: {}", engine.name, Names.quote(call.key),
+                + " what it stored there, and something else must remove it: {}", engine.name, SafeText.quote(call.key),
                 call.batch, call.tries, engine.stopping ? " (the uploader closed)" : " (rollback deadline passed)",
-                Names.describe(failure));
+                SafeText.describe(failure));
         UploadEvent event = call.batch.event(call.index);
         StoredObject stored = call.stored;
         effects.add(() -> Engine.inContext(call.batch.context, () -> {

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /** Either storage SPI behind one face, so that the uploader has one code path. */
-public abstract class Storage {
+abstract class Storage {
 
     private final boolean blocking;
 
@@ -23,7 +23,7 @@ public abstract class Storage {
     }
 
     /** A blocking storage: calls run on the calling thread and hold it. */
-    public static Storage of(FileUploader uploader) {
+    static Storage of(FileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(true) {
             @Override
@@ -51,7 +51,7 @@ public abstract class Storage {
     }
 
     /** A non-blocking storage: calls return at once and complete later. */
-    public static Storage of(AsyncFileUploader uploader) {
+    static Storage of(AsyncFileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(false) {
             @Override

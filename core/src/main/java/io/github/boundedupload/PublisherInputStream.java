@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * publisher that sends more than it was asked for breaks the bound and fails the stream; closing the stream cancels
  * the subscription.
  */
-public final class PublisherInputStream extends InputStream implements Flow.Subscriber<ByteBuffer> {
+final class PublisherInputStream extends InputStream implements Flow.Subscriber<ByteBuffer> {
 
     /** Buffers asked for ahead of the reader: enough to read while the next one comes, few enough to bound memory. */
-    public static final int PREFETCH = 4;
+    static final int PREFETCH = 4;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -40,7 +40,7 @@ public final class PublisherInputStream extends InputStream implements Flow.Subs
      * @param publisher the content
      * @return the stream; closing it cancels the subscription
      */
-    public static PublisherInputStream of(Flow.Publisher<ByteBuffer> publisher) {
+    static PublisherInputStream of(Flow.Publisher<ByteBuffer> publisher) {
         PublisherInputStream stream = new PublisherInputStream();
         publisher.subscribe(stream);
         return stream;
