@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Work decided under the uploader's lock and done after unlocking, in the order it was decided: starting calls,
- * calling listeners, completing futures. Nothing slow or foreign runs under the lock.
+ * calling listeners, completing futures. Nothing slow or foreign runs under the lock. Only {@link Dispatcher} steps
+ * make and run them. Changes when the way deferred work runs changes.
  */
 final class Effects {
 

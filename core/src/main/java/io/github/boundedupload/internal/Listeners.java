@@ -16,7 +16,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls every configured listener in order; a listener that throws is logged and cannot break an upload. */
+/**
+ * Calls every configured listener in order; a listener that throws is logged and cannot break an upload. Changes when
+ * the listener SPI changes.
+ */
 final class Listeners implements UploadListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);

@@ -8,7 +8,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
-/** Either storage SPI behind one face, so that the uploader has one code path. */
+/**
+ * Either storage SPI behind one face, so that the uploader has one code path. Changes when the storage SPI changes.
+ */
 abstract class Storage {
 
     private final boolean blocking;
