@@ -11,8 +11,9 @@ import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * What a failure means for the object, and the one exception type users see. Messages are built from the bucket,
+ * What a failure means for the object, and the exceptions users see, built from it. Messages are built from the bucket,
  * key, file name and S3's error code and message (escaped): never from request URLs, headers or content.
+ * Changes when S3 fails in a new way.
  */
 public final class Failures {
 

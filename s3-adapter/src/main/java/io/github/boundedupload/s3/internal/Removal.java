@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
  * the version the upload stored where the bucket keeps versions, so that an object another writer stored under the
  * same key since stays. Deleting a key (what a failed upload may have left) deletes the object and aborts the
  * incomplete multipart uploads of exactly that key, whose parts would otherwise stay stored and billed.
+ * Changes when what undoing an upload deletes changes.
  */
 public final class Removal {
 
