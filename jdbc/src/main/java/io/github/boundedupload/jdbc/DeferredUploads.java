@@ -44,6 +44,9 @@ import java.util.UUID;
  *
  * <p>Every instance that runs {@code DeferredUploads} for an uploader name runs the uploads of that name. A stored
  * attachment's content is dropped at once; its outcome is kept for 7 days.
+ *
+ * <p>This class is what the application calls: submitting (checking and staging) and asking about deferred uploads,
+ * and what changes with them. One run of a staged batch, on whichever instance its task runs, is done elsewhere.
  */
 public final class DeferredUploads {
 
@@ -170,26 +173,23 @@ public final class DeferredUploads {
         return new DeferredBatch(id, keys);
     }
 
-    /** As the core names an attachment in messages: counted from 1, the name escaped. */
-    private static String label(int index, Attachment attachment) {
-        return "file " + (index + 1) + " " + SafeText.quote(attachment.fileName());
-    }
-
     private byte[] read(int index, Attachment attachment) {
         AttachmentContent content = attachment.content();
         if (content.length().orElse(0) > maxAttachmentSize) {
-            throw new StagingFullException(label(index, attachment) + " is "
+            throw new StagingFullException(SafeText.label(index, attachment.fileName()) + " is "
                     + content.length().getAsLong() + " bytes, over the " + maxAttachmentSize + " bytes an attachment"
                     + " may have to be staged; upload it with uploadAll instead");
         }
         try (InputStream in = content.openStream()) {
             byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxAttachmentSize + 1));
             if (bytes.length > maxAttachmentSize) {
-                throw new StagingFullException(label(index, attachment) + " is over the " + maxAttachmentSize + " bytes an attachment may have to be staged");
+                throw new StagingFullException(SafeText.label(index, attachment.fileName()) + " is over the "
+                        + maxAttachmentSize + " bytes an attachment may have to be staged");
             }
             return bytes;
         } catch (IOException e) {
-            throw new UploadException("could not read " + label(index, attachment) + " to stage it: " + SafeText.describe(e), e);
+            throw new UploadException("could not read " + SafeText.label(index, attachment.fileName())
+                    + " to stage it: " + SafeText.describe(e), e);
         }
     }
 

@@ -44,6 +44,10 @@ import javax.sql.DataSource;
  * <p>Recovery after a crash starts when the batch's lease ends: the uploader's batch timeout plus two stop timeouts,
  * plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one {@link Builder#pollingInterval}.
  * Close the uploader before the journal.
+ *
+ * <p>This class is the journal's face: its settings, its status and its lifetime, and what changes with them. The work
+ * is done in rooms of its own, each below the one that uses it: the batches' rows, the scheduler that hosts the tasks,
+ * the compensations, and the deferred-upload task ({@code docs/design.md} draws them).
  */
 public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 

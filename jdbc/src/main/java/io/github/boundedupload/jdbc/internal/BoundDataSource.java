@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The data source db-scheduler is given: while {@link #with} runs on a thread, the scheduler's calls on that thread use
  * the journal's connection, and so its transaction (db-scheduler neither commits nor closes a connection whose
- * auto-commit is off: it closes this one, which does nothing). Otherwise, the application's data source.
+ * auto-commit is off: it closes this one, which does nothing). Otherwise, the application's data source. Changes when
+ * the way db-scheduler takes connections changes.
  */
 public final class BoundDataSource implements DataSource {
 

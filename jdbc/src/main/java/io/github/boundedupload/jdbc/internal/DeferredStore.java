@@ -14,7 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** The SQL of deferred uploads, on a connection the caller owns (and commits). */
+/**
+ * The SQL of deferred uploads, on a connection the caller owns (and commits), and the text form of the metadata it
+ * stages. Changes when the table of deferred uploads changes.
+ */
 public final class DeferredStore {
 
     public static final String PENDING = "PENDING";

@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The connection a caller names with {@code JdbcUploadJournal.inTransaction}, bound to its thread while its work runs:
- * what the default {@code CallerTransaction.named()} finds.
+ * what the default {@code CallerTransaction.named()} finds. Changes when the way a caller names its transaction
+ * changes.
  */
 public final class NamedConnection {
 

@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A value bound to the calling thread while some work runs, and what the thread had before restored afterwards, even
  * when the work binds again inside (a transaction named inside another): the one bind-and-restore of the journal, for
- * the connection a caller names and for the connection db-scheduler is made to join.
+ * the connection a caller names and for the connection db-scheduler is made to join. Changes when binding to a thread
+ * needs more (a scoped value, say).
  *
  * @param <T> what is bound
  */
