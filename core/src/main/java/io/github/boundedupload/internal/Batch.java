@@ -29,11 +29,11 @@ import org.jspecify.annotations.Nullable;
  * to the {@link Dispatcher}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
  * batch and rolls it back ({@link Policy}). Changes when what happens to a batch as a whole changes.
  *
- * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each
- * rollback delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
- * retried, calls given up on that have not returned). Its keys stay its own until then. Work over every upload (skipping
- * those a stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and
- * the batch finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
+ * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each rollback
+ * delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being retried,
+ * calls given up on that have not returned). Its keys stay its own until then. Work over every upload (skipping those a
+ * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
+ * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
  */
 final class Batch {
 
@@ -105,10 +105,6 @@ final class Batch {
         }
         // On the caller, one after another; in the pool, up to the per-batch bound at once.
         this.live = new Upload[Math.min(uploads.length, callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch())];
-    }
-
-    int size() {
-        return uploads.length;
     }
 
     /** Whether the batch's future is complete (readable outside the lock). */

@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One call to the storage for an attachment of a batch: its {@link Upload}, or a {@link DeleteCall} that undoes it. It
- * waits in the {@link Dispatcher}'s queue, holds a permit while it runs, and can be cancelled. A cancelled call that has
- * not ended {@code stopTimeout} later is given up on ({@link #abandon()}): it is reported, its permit goes to others,
- * and when it returns after all, that is a late return ({@link #returnedLate}). Its end is claimed once
+ * waits in the {@link Dispatcher}'s queue, holds a permit while it runs, and can be cancelled. A cancelled call that
+ * has not ended {@code stopTimeout} later is given up on ({@link #abandon()}): it is reported, its permit goes to
+ * others, and when it returns after all, that is a late return ({@link #returnedLate}). Its end is claimed once
  * ({@link #claimEnd()}), so that exactly one of its answer and its abandonment reports it. Changes when what every call
  * to the storage goes through changes.
  */

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * The queue of calls to the storage, and the lock every step of the uploader takes. One FIFO queue for every batch;
  * a call leaves it when a permit (and its bytes) is free, and one writer per key. OkHttp's {@code Dispatcher} is the
  * model: it owns its lock, its count and its queue, and starts the next call itself when one ends ({@link #release})
- * and at the end of every step ({@link #run}), so that no room has to remember to. Changes when the order or the bounds of calls change.
+ * and at the end of every step ({@link #run}), so that no room has to remember to. Changes when the order or the
+ * bounds of calls change.
  *
  * <p><b>Steps.</b> All mutable state of an uploader (the queue, permits, keys, and the state of its batches, uploads
  * and rollbacks) is guarded by this lock, and only a step holds it. What a step decides (start a call, tell a listener,

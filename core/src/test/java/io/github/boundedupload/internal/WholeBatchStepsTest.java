@@ -40,11 +40,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Whole-batch operations never stall other batches (issue 26, item 4): when a batch of 100,000 attachments is cancelled,
- * times out, or fails and is rolled back, the work over all its attachments is done in slices, each a short hold of
- * the uploader's lock, and a batch of one submitted at that moment runs to its end while that work is still going on.
- * Measured without a wall clock: each hold's CPU time on the thread that held the lock (a noisy machine, a garbage
- * collection or a descheduled thread do not count), and the order of events.
+ * Whole-batch operations never stall other batches (issue 26, item 4): when a batch of 100,000 attachments is
+ * cancelled, times out, or fails and is rolled back, the work over all its attachments is done in slices, each a short
+ * hold of the uploader's lock, and a batch of one submitted at that moment runs to its end while that work is still
+ * going on. Measured without a wall clock: each hold's CPU time on the thread that held the lock (a noisy machine, a
+ * garbage collection or a descheduled thread do not count), and the order of events.
  */
 class WholeBatchStepsTest {
 
