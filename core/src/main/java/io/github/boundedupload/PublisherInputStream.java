@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * A publisher of buffers read as a stream, for storages that read streams: it asks for {@link #PREFETCH} buffers, and
  * for one more each time the reader takes one, so that at most that many are held at once however slowly it reads. A
  * publisher that sends more than it was asked for breaks the bound and fails the stream; closing the stream cancels
- * the subscription.
+ * the subscription. What {@link AttachmentContent#ofPublisher} opens; changes when published content is read otherwise.
  */
 final class PublisherInputStream extends InputStream implements Flow.Subscriber<ByteBuffer> {
 

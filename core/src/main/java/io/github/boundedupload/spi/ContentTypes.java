@@ -4,7 +4,10 @@ import java.net.URLConnection;
 import java.util.Locale;
 import java.util.Map;
 
-/** Content types detected from file name extensions. */
+/**
+ * Content types detected from file name extensions, for {@link UploadRequest#contentType()}. Changes when a type is
+ * added.
+ */
 final class ContentTypes {
 
     /** The type of content nobody declared or recognised. */

@@ -7,7 +7,8 @@ import java.util.function.LongConsumer;
 
 /**
  * Counts the bytes read for progress reports, and fails as soon as the content turns out longer than its limit
- * (declared length or maximum size) instead of letting a reader truncate it silently.
+ * (declared length or maximum size) instead of letting a reader truncate it silently. What
+ * {@link UploadRequest#openStream()} returns; changes when what a storage may rely on while reading changes.
  */
 final class MeteredInputStream extends FilterInputStream {
 
