@@ -36,6 +36,7 @@ final class Dispatcher {
 
     /** Attachments a slice of whole-batch work handles in one hold of the lock. */
     static final int SLICE = 256;
+    private static final long UNWATCHED = Long.MIN_VALUE;
 
     /** One slice of whole-batch work, under the lock: {@code true} while there is more. */
     @FunctionalInterface
@@ -79,30 +80,45 @@ final class Dispatcher {
 
     /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
     void run(Consumer<Effects> step) {
-        call(effects -> {
+        Effects effects = new Effects();
+        long start = lock();
+        try {
             step.accept(effects);
-            return null;
-        });
+            dispatch(effects);
+        } finally {
+            unlock(start);
+        }
+        effects.run();
     }
 
     /** A step with a result. */
     <T> T call(Function<Effects, T> step) {
         Effects effects = new Effects();
         T result;
-        lock.lock();
-        LockWatch watching = watch;
-        long start = watching == null ? 0 : watching.now();
+        long start = lock();
         try {
             result = step.apply(effects);
             dispatch(effects);
         } finally {
-            if (watching != null) {
-                watching.held(watching.now() - start);
-            }
-            lock.unlock();
+            unlock(start);
         }
         effects.run();
         return result;
+    }
+
+    /** Takes the lock; when watched, the hold's start. */
+    private long lock() {
+        lock.lock();
+        LockWatch watching = watch;
+        return watching == null ? UNWATCHED : watching.now();
+    }
+
+    private void unlock(long start) {
+        LockWatch watching = watch;
+        if (watching != null && start != UNWATCHED) {
+            watching.held(watching.now() - start);
+        }
+        lock.unlock();
     }
 
     /** Reads under the lock; nothing moves. */

@@ -34,7 +34,7 @@ final class Upload extends Call {
     // Guarded by the dispatcher's lock:
     /** Its outcome, once known; it changes only to say a rollback deleted it, until the batch finishes. */
     @Nullable UploadResult result;
-    /** The cancel that ended it, if one did. */
+    /** The cancel it ended by, as it was when it was answered (a cancel coming later changes nothing). */
     Attempt.@Nullable Cancel cancel;
     /** Its place in its batch's list of uploads offered and not ended; -1 outside it. */
     int liveSlot = -1;
