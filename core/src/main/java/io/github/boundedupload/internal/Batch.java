@@ -223,8 +223,8 @@ final class Batch {
         effects.add(() -> InContext.run(context, () -> listener.uploadSkipped(skipped, reason)));
     }
 
-    /** An upload ended (or was given up on): its result; a failure may stop the batch; the window moves on. */
-    void ended(Upload upload, UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
+    /** Records an upload's result (answered, or given up on); a failure may stop the batch; the window moves on. */
+    void record(Upload upload, UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
         upload.result = result;
         upload.cancel = cancel;
         removeLive(upload);

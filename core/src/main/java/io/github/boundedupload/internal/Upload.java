@@ -140,7 +140,7 @@ final class Upload extends Call {
         }
         engine.dispatcher.run(effects -> {
             engine.dispatcher.release(this, effects);
-            batch.ended(this, outcome, cancelled, effects);
+            batch.record(this, outcome, cancelled, effects);
         });
     }
 
@@ -156,7 +156,7 @@ final class Upload extends Call {
         }
         batch.listener.uploadStuck(event);
         batch.listener.uploadFailed(event, reason, took);
-        engine.dispatcher.run(effects -> batch.ended(this, outcome, cancelled, effects));
+        engine.dispatcher.run(effects -> batch.record(this, outcome, cancelled, effects));
     }
 
     /**
