@@ -5,9 +5,11 @@ import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.InvalidAttachmentException.Problem;
 import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploaderConfig;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -108,13 +110,19 @@ final class BatchCheck {
     private static @Nullable Kind contentKind(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
         lengths[index] = -1;
         Path file = attachment.content().path().orElse(null);
-        if (file != null && !(Files.isRegularFile(file) && Files.isReadable(file))) {
-            return Kind.UNREADABLE;
-        }
         OptionalLong length;
         try {
-            length = attachment.content().length();
-        } catch (UncheckedIOException e) {
+            if (file != null) {
+                // One stat for what it is and its size (not one each), then whether it may be read.
+                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                if (!attributes.isRegularFile() || !Files.isReadable(file)) {
+                    return Kind.UNREADABLE;
+                }
+                length = OptionalLong.of(attributes.size());
+            } else {
+                length = attachment.content().length();
+            }
+        } catch (IOException | UncheckedIOException e) {
             return Kind.UNREADABLE;
         }
         lengths[index] = length.orElse(-1);
