@@ -37,7 +37,7 @@ public final class BenchmarkMain {
 
     /** The same for every measured JVM: a fixed heap, so that heap figures compare. */
     static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+            "-XX:-UseDynamicNumberOfCompilerThreads", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     private static final Duration FORK_TIMEOUT = Duration.ofMinutes(20);
 
     private BenchmarkMain() {
