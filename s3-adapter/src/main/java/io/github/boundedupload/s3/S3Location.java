@@ -122,7 +122,19 @@ public final class S3Location {
             return key -> URI.create(utilities.getUrl(g -> g.bucket(bucket).key(key)).toString());
         }
         String before = probe.substring(0, probe.length() - PROBE_KEY.length());
-        return key -> URI.create(before + SdkHttpUtils.urlEncodeIgnoreSlashes(key));
+        return key -> URI.create(before + (isUnreserved(key) ? key : SdkHttpUtils.urlEncodeIgnoreSlashes(key)));
+    }
+
+    /** Whether the key is only letters, digits, '-', '.', '_', '~' and '/': what percent-encoding leaves as it is. */
+    private static boolean isUnreserved(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.'
+                    || c == '_' || c == '~' || c == '/')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
