@@ -144,6 +144,11 @@ public final class BenchmarkMain {
             command.add("--enable-native-access=ALL-UNNAMED"); // the CRT client's, likewise
         }
         command.add("-Dbench.data=" + System.getProperty("bench.data", "benchmarks/target/bench-data"));
+        for (String tls : List.of("javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword")) {
+            if (System.getProperty(tls) != null) { // over HTTPS: the test servers' certificate (scripts/benchmark.sh)
+                command.add("-D" + tls + "=" + System.getProperty(tls));
+            }
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Fork.class.getName()));
         command.addAll(args);
         System.out.println("> " + String.join(" ", args));

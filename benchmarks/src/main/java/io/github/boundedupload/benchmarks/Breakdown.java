@@ -26,8 +26,10 @@ final class Breakdown {
     private static final List<Part> PARTS = List.of(
             part(JIT, "CompileBroker|C2Compiler|Compilation::|PhaseChaitin|Compile::"),
             part("GC", "G1|GCTaskThread|WorkerThread::run|ConcurrentGCThread"),
-            part("SigV4 chunk signing (SHA-256)", "sha256|SHA2|signer/|Signer|AwsChunked|ChunkedEncoding|Chunk"
-                    + "EncodedInputStream|HmacCore"),
+            part("SigV4 chunk signatures (SHA-256; plain HTTP only)", "sha256|SHA2|HmacCore|SigV4ChunkSigner"
+                    + "|AwsChunkedV4|ChunkSigner"),
+            part("TLS", "sun/security/ssl|com/sun/crypto/provider|GHASH|GCM|aesenc|aescrypt|ghash"),
+            part("aws-chunked encoding of the body", "chunkedencoding|ChunkedEncoded|AwsChunked"),
             part("checksum, the SDK's", "awssdk/checksums|awssdk/core/internal/checksums|SdkChecksum|Crc32|CRC32C"
                     + "Checksum|ChecksumCalculating|FlexibleChecksum|http/auth/aws/internal/signer/checksums"),
             part("checksum, this library's", "boundedupload/s3/internal/Digest|boundedupload/s3/internal/Sent"),
@@ -36,7 +38,7 @@ final class Breakdown {
             part("socket I/O", "NioSocketImpl|SocketDispatcher|SocketChannelImpl|socketWrite|socketRead|sun/nio/ch/"
                     + "Net\\.|EPoll|epoll|tcp_|__sys_"),
             part("HTTP client", "org/apache/hc|io/netty|awssdk/crt|awssdk/http/apache5|awssdk/http/nio"),
-            part("SDK: marshalling, signing, endpoints, retries, interceptors", "software/amazon/awssdk"),
+            part("SDK: marshalling, request signing, endpoints, retries, interceptors", "software/amazon/awssdk"),
             part("this library: engine", "io/github/boundedupload/internal|io/github/boundedupload/[A-Z]"),
             part("this library: S3 adapter", "io/github/boundedupload/s3"),
             part("the benchmark's own (keys, batches, bucket clean-up)", "io/github/boundedupload/benchmarks"
