@@ -5,14 +5,17 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
- * Auto-configures a {@link ConcurrentAttachmentUploader} from {@link BoundedUploadProperties}: a storage (S3 when
- * {@code bounded-upload.s3.bucket} is set, the local filesystem otherwise, unless the application defines a
- * {@code FileUploader} or {@code AsyncFileUploader} bean), the {@code UploaderConfig}, and the uploader, which is
- * closed gracefully when the context closes. Every bean backs off when the application defines its own;
- * {@code bounded-upload.enabled=false} turns all of it off.
+ * Auto-configures a {@link ConcurrentAttachmentUploader} from {@link BoundedUploadProperties}: a storage (the
+ * application's {@code FileUploader} or {@code AsyncFileUploader} bean; else S3 when {@code bounded-upload.s3.bucket}
+ * is set; else the local filesystem when {@code bounded-upload.local.root} is; else start-up fails, naming what to
+ * set), the {@code UploaderConfig}, and the uploader, which is closed gracefully when the context closes. Every bean
+ * backs off when the application defines its own; {@code bounded-upload.enabled=false} turns all of it off. A key
+ * under {@code bounded-upload.*} that is no property fails start-up, naming the nearest one.
  *
  * <p>By default the uploader creates and owns its threads: a pool sized to {@code max-concurrent-uploads} (or
  * virtual threads), named {@code bounded-upload-<name>-N}, used for nothing else, and stopped by the uploader's
@@ -36,5 +39,11 @@ public final class BoundedUploadAutoConfiguration {
     public static final String EXECUTOR_BEAN_NAME = "boundedUploadExecutor";
 
     BoundedUploadAutoConfiguration() {
+    }
+
+    /** Unknown keys under {@code bounded-upload.*} fail start-up, naming the nearest valid key. */
+    @Bean
+    static UnknownPropertiesCheck boundedUploadUnknownPropertiesCheck(Environment environment) {
+        return new UnknownPropertiesCheck(environment);
     }
 }

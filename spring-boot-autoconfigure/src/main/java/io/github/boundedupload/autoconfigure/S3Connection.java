@@ -67,6 +67,9 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
+        if (properties.getLocal().getRoot() != null) {
+            LOG.info("bounded-upload.local.root is ignored: bounded-upload.s3.bucket is set, so uploads go to S3");
+        }
         if (applicationClient != null && (endpoint.uri() != null || endpoint.region() != null
                 || endpoint.fromConnectionDetails() || this.properties.isPathStyleAccess())) {
             LOG.info("The endpoint, region and path-style access of " + endpoint.source() + " are ignored: the S3 "

@@ -42,6 +42,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.MDC;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -171,11 +172,29 @@ class BoundedUploadAutoConfigurationTests {
                 .concurrencyLimit()).isEmpty());
     }
 
+    /**
+     * Storage is never chosen by accident: without a bucket, a local root or a storage bean (a key forgotten or
+     * misspelt), start-up fails with one line naming what to set, instead of storing where a reboot deletes it.
+     */
     @Test
-    void withoutALocalRootTheTemporaryDirectoryIsUsed() {
-        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload()).run(context -> assertThat(
-                context.getBean(LocalFileUploader.class).root())
-                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "bounded-upload").toRealPath()));
+    void withoutAnyStorageStartUpFailsWithOneLineNamingWhatToSet() {
+        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload()).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo("bounded-upload has no storage: set "
+                    + "bounded-upload.s3.bucket (S3) or bounded-upload.local.root (a directory on the local disk), or"
+                    + " define a FileUploader or AsyncFileUploader bean.").doesNotContain("\n");
+            assertThat(analysis.getAction()).contains("bounded-upload.local.root=./uploads").doesNotContain("\n");
+        });
+    }
+
+    /** The local disk chosen explicitly: the uploader starts and stores there. */
+    @Test
+    void withALocalRootTheLocalDiskIsUsed() {
+        runner().run(context -> {
+            assertThat(context.getBean(LocalFileUploader.class).root()).isEqualTo(root.toRealPath());
+            assertThat(uploadOne(context.getBean(ConcurrentAttachmentUploader.class)).allStored()).isTrue();
+        });
     }
 
     @Test
