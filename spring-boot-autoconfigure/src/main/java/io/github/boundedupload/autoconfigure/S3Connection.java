@@ -43,6 +43,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private final S3Properties properties;
     private final S3Endpoint endpoint;
     private final Duration healthTimeout;
+    private final Duration stopTimeout;
     private final String bucket;
     private final ObjectProvider<S3Presigner> presigners;
     private final List<SdkAutoCloseable> owned = new ArrayList<>();
@@ -60,6 +61,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.endpoint = endpoint;
         this.customizers = List.copyOf(customizers);
         this.healthTimeout = properties.getHealth().getTimeout();
+        this.stopTimeout = properties.getStopTimeout();
         this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
         this.client = client;
         this.asyncClient = asyncClient;
@@ -111,7 +113,8 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         S3AsyncClient given = asyncClient;
         S3AsyncFileUploader.Builder builder = given != null ? S3AsyncFileUploader.builder(given, bucket)
                 : S3AsyncFileUploader.builder(configure(S3AsyncClient.builder()), bucket);
-        S3AsyncFileUploader storage = built(() -> builder.options(options).build());
+        // Its close() waits this long for the clean-up of cancelled uploads: the last part of the shutdown budget.
+        S3AsyncFileUploader storage = built(() -> builder.options(options).closeTimeout(stopTimeout).build());
         asyncClient = storage.client(); // the one it built, sized to its permits: the health check asks it
         log("S3AsyncClient", given == null, options);
         return storage;

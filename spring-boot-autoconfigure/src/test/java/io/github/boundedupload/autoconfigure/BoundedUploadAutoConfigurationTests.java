@@ -84,7 +84,9 @@ class BoundedUploadAutoConfigurationTests {
             assertThat(config.blockTimeout()).isEqualTo(defaults.blockTimeout());
             assertThat(config.uploadTimeout()).isEqualTo(defaults.uploadTimeout());
             assertThat(config.batchTimeout()).isEqualTo(defaults.batchTimeout());
-            assertThat(config.shutdownGracePeriod()).isEqualTo(defaults.shutdownGracePeriod());
+            // Shorter than the core's, so that the drain in Spring Boot's shutdown fits in 30 s (UploaderDrainTests).
+            assertThat(config.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(config.stopTimeout()).isEqualTo(Duration.ofSeconds(5));
             assertThat(config.failurePolicy()).isEqualTo(defaults.failurePolicy());
             assertThat(config.executorType()).isEqualTo(defaults.executorType());
             assertThat(config.executor()).isEmpty();
@@ -278,7 +280,9 @@ class BoundedUploadAutoConfigurationTests {
 
     @Test
     void anApplicationConfigReplacesOurs() {
-        UploaderConfig own = UploaderConfig.builder().name("own-config").build();
+        // Within Spring Boot's shutdown phase (UploaderDrainTests): the core's defaults would not fit.
+        UploaderConfig own = UploaderConfig.builder().name("own-config").shutdownGracePeriod(Duration.ofSeconds(10))
+                .stopTimeout(Duration.ofSeconds(5)).build();
         runner().withBean(UploaderConfig.class, () -> own).run(context -> assertThat(
                 context.getBean(ConcurrentAttachmentUploader.class).config()).isSameAs(own));
     }
