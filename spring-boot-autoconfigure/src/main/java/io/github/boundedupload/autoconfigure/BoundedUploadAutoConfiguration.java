@@ -22,9 +22,13 @@ import org.springframework.core.env.Environment;
  * {@code close()} once running batches have finished. An {@link java.util.concurrent.Executor} bean named
  * {@value #EXECUTOR_BEAN_NAME} replaces it; the application then owns that executor and its shutdown.
  */
-// After Spring Cloud AWS, so that its S3Client is the application's client that the S3 storage uses; after the
-// DataSource (Spring Boot 4's name, then 3's), which the upload journal uses.
-@AutoConfiguration(afterName = { "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration",
+// After Spring Cloud AWS, so that its clients are the application's clients the S3 storage uses (the CRT-based
+// S3AsyncClient, when it makes one, else its S3Client), and its credentials and region providers are there for a
+// client built here; after the DataSource (Spring Boot 4's name, then 3's), which the upload journal uses.
+@AutoConfiguration(afterName = { "io.awspring.cloud.autoconfigure.core.CredentialsProviderAutoConfiguration",
+    "io.awspring.cloud.autoconfigure.core.RegionProviderAutoConfiguration",
+    "io.awspring.cloud.autoconfigure.s3.S3AutoConfiguration",
+    "io.awspring.cloud.autoconfigure.s3.S3CrtAsyncClientAutoConfiguration",
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
     "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" })
 @ConditionalOnClass(ConcurrentAttachmentUploader.class)

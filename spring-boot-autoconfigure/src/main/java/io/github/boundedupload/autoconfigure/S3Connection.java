@@ -32,8 +32,8 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * The S3 client the storage uses, and the presigner of its locations: the application's beans when it has them, or
- * built from {@code bounded-upload.s3.*} with the AWS SDK's default credentials chain. What is built here is closed by
- * {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
+ * built from {@code bounded-upload.s3.*} and what Spring Cloud AWS provides ({@link S3Endpoint}). What is built here
+ * is closed by {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
  * adapter's request permits) and closes itself. Also checks the bucket for the health indicator.
  */
 final class S3Connection implements StorageCheck, AutoCloseable {
@@ -52,11 +52,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private volatile @Nullable S3AsyncClient asyncClient;
     private @Nullable S3Presigner presigner;
     private final S3BucketCheck bucketCheck;
-    private final List<S3ClientCustomizer> customizers;
+    private final List<BoundedUploadS3ClientCustomizer> customizers;
 
     private S3Connection(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
             @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners,
-            List<S3ClientCustomizer> customizers) {
+            List<BoundedUploadS3ClientCustomizer> customizers) {
         this.properties = properties.getS3();
         this.endpoint = endpoint;
         this.customizers = List.copyOf(customizers);
@@ -72,10 +72,12 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         if (properties.getLocal().getRoot() != null) {
             LOG.info("bounded-upload.local.root is ignored: bounded-upload.s3.bucket is set, so uploads go to S3");
         }
-        if (applicationClient != null && (endpoint.uri() != null || endpoint.region() != null
-                || endpoint.fromConnectionDetails() || this.properties.isPathStyleAccess())) {
-            LOG.info("The endpoint, region and path-style access of " + endpoint.source() + " are ignored: the S3 "
-                    + "storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
+        if (applicationClient != null && (this.properties.getEndpoint() != null
+                || this.properties.getRegion() != null || endpoint.fromConnectionDetails()
+                || this.properties.isPathStyleAccess())) {
+            LOG.info("bounded-upload.s3.endpoint, region and path-style-access (and AwsConnectionDetails) are ignored:"
+                    + " the S3 storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient")
+                    + " bean as it is");
         }
     }
 
@@ -90,7 +92,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      */
     static S3Connection nonBlocking(BoundedUploadProperties properties, S3Endpoint endpoint,
             @Nullable S3AsyncClient client, ObjectProvider<S3Presigner> presigners,
-            List<S3ClientCustomizer> customizers) {
+            List<BoundedUploadS3ClientCustomizer> customizers) {
         return new S3Connection(properties, endpoint, null, client, presigners, customizers);
     }
 
@@ -104,7 +106,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param customizers applied to a client built here
      */
     static S3Connection blocking(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
-            ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
+            ObjectProvider<S3Presigner> presigners, List<BoundedUploadS3ClientCustomizer> customizers) {
         return new S3Connection(properties, endpoint, client, null, presigners, customizers);
     }
 
@@ -149,10 +151,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     private void log(String type, boolean built, S3UploadOptions options) {
         LOG.info("bounded-upload stores uploads in s3://" + bucket + " through "
-                + (built ? "an " + type + " built from " + endpoint.source() + " (endpoint "
+                + (built ? "an " + type + " built here (endpoint "
                         + (endpoint.uri() != null ? endpoint.uri() : "of the region")
                         + ", region " + (endpoint.region() != null ? endpoint.region() : "from the SDK")
-                        + ", " + options.maxConcurrency() + " connections)"
+                        + ", " + options.maxConcurrency() + " connections; " + endpoint.source() + ")"
                         : "the application's " + type + " bean (" + options.maxConcurrency()
                                 + " requests in flight at most)"));
     }
@@ -167,11 +169,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     }
 
     private S3ClientBuilder configure(S3ClientBuilder builder) {
-        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
+        return customized(regionAndEndpoint(builder).forcePathStyle(endpoint.pathStyle()));
     }
 
     private S3AsyncClientBuilder configure(S3AsyncClientBuilder builder) {
-        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
+        return customized(regionAndEndpoint(builder).forcePathStyle(endpoint.pathStyle()));
     }
 
     private <B extends S3BaseClientBuilder<?, ?>> B customized(B builder) {
@@ -194,7 +196,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private S3Presigner newPresigner() {
         S3Presigner.Builder builder = S3Presigner.builder()
                 .serviceConfiguration(S3Configuration.builder()
-                        .pathStyleAccessEnabled(properties.isPathStyleAccess()).build());
+                        .pathStyleAccessEnabled(endpoint.pathStyle()).build());
         S3Client given = client;
         if (given != null && applicationClient != null) {
             return builder.s3Client(given).build();
