@@ -301,14 +301,6 @@ class BoundedUploadPropertiesValidationTests {
                 .run(context -> assertThat(context).hasNotFailed());
     }
 
-    /** The keys the check knows are exactly those of the configuration metadata the build generates. */
-    @Test
-    void theCheckKnowsEveryPropertyOfTheMetadata() throws java.io.IOException {
-        assertThat(UnknownPropertiesCheck.KEYS).containsExactlyInAnyOrderElementsOf(
-                PropertiesDocumentationTests.properties().stream().map(property -> (String) property.get("name"))
-                        .toList());
-    }
-
     private void start(String... args) {
         start(App.class, args);
     }

@@ -159,7 +159,8 @@ class DrainOnSigtermIT {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = List.of(java, "-Xmx256m", "-Daws.accessKeyId=" + S3TestServices.ACCESS_KEY,
                 "-Daws.secretAccessKey=" + S3TestServices.SECRET_KEY, "-cp", System.getProperty("java.class.path"),
-                DrainApplication.class.getName(), "--spring.main.keep-alive=true", WITHOUT_SPRING_CLOUD_AWS,
+                DrainApplication.class.getName(), "--spring.main.keep-alive=true",
+                "--spring.main.web-application-type=none", WITHOUT_SPRING_CLOUD_AWS,
                 "--bounded-upload.name=drain", "--bounded-upload.failure-policy=" + policy,
                 "--bounded-upload.s3.bucket=" + bucket.name(), "--bounded-upload.s3.endpoint=" + proxy.endpoint(),
                 "--bounded-upload.s3.region=" + services.region().id(), "--bounded-upload.s3.path-style-access=true",

@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * An application with the starter and Spring Cloud AWS whole: its auto-configurations on, configured only through
  * {@code spring.cloud.aws.*} (credentials, region, endpoint, path-style access), against a real S3 server. The test JVM
- * has no AWS credentials or region of its own, so what reaches S3 had them from Spring Cloud AWS.
+ * has no AWS region or endpoint of its own, so what reaches S3 had them from Spring Cloud AWS, and the client's
+ * credentials provider is Spring Cloud AWS's bean.
  *
  * <ul>
  *   <li>With the CRT HTTP client on the class path, Spring Cloud AWS makes a CRT-based {@code S3AsyncClient} (and an
