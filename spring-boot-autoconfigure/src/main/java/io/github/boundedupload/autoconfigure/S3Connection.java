@@ -234,6 +234,14 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         return applicationClient == null;
     }
 
+    @Override
+    public StorageInUse storage() {
+        Object inUse = client();
+        String type = inUse instanceof S3AsyncClient ? "S3AsyncClient" : "S3Client";
+        return new StorageInUse("s3", "s3://" + bucket, clientBuilt() ? "an " + type + " built by bounded-upload"
+                : "the application's " + type + " bean");
+    }
+
     /** HeadBucket through the client in use (see {@link S3BucketCheck}). */
     @Override
     public boolean check(Map<String, Object> details) {
