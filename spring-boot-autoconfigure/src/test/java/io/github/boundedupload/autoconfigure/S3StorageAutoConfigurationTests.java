@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -498,16 +499,11 @@ class S3StorageAutoConfigurationTests {
     void springCloudAwsProvidersAndEndpointReachAClientBuiltHere() {
         AwsCredentialsProvider credentials = StaticCredentialsProvider.create(
                 AwsBasicCredentials.create("PROVIDERKEY", "provider-secret"));
-        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
-                .withBean(AwsCredentialsProvider.class, () -> credentials)
-                .withBean(AwsRegionProvider.class, () -> () -> Region.AP_SOUTHEAST_2)
-                .withPropertyValues("bounded-upload.s3.bucket=" + BUCKET, "spring.cloud.aws.endpoint=http://127.0.0.1:3",
-                        "spring.cloud.aws.s3.path-style-access-enabled=true", "bounded-upload.s3.location=presigned")
+        springCloudAwsRunner().withBean(AwsCredentialsProvider.class, () -> credentials)
+                .withPropertyValues("spring.cloud.aws.s3.path-style-access-enabled=true",
+                        "bounded-upload.s3.location=presigned")
                 .run(context -> {
-                    S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
-                    assertThat(client.serviceClientConfiguration().region()).isEqualTo(Region.AP_SOUTHEAST_2);
-                    assertThat(client.serviceClientConfiguration().endpointOverride())
-                            .contains(URI.create("http://127.0.0.1:3"));
+                    S3AsyncClient client = assertBuiltClient(context, Region.AP_SOUTHEAST_2, "http://127.0.0.1:3");
                     assertThat(client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join()
                             .accessKeyId()).isEqualTo("PROVIDERKEY");
                     assertThat(client.utilities().getUrl(b -> b.bucket(BUCKET).key("k")).toString())
@@ -521,24 +517,27 @@ class S3StorageAutoConfigurationTests {
                 });
         // The more specific wins: bounded-upload.s3.* over spring.cloud.aws.s3.*, over spring.cloud.aws.endpoint and
         // the region provider.
-        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
+        springCloudAwsRunner().withPropertyValues("spring.cloud.aws.s3.endpoint=http://127.0.0.1:4",
+                "spring.cloud.aws.s3.region=sa-east-1")
+                .run(context -> assertBuiltClient(context, Region.SA_EAST_1, "http://127.0.0.1:4"));
+        springCloudAwsRunner().withPropertyValues("spring.cloud.aws.s3.endpoint=http://127.0.0.1:4",
+                "spring.cloud.aws.s3.region=sa-east-1", "bounded-upload.s3.endpoint=" + NOWHERE,
+                "bounded-upload.s3.region=us-east-1")
+                .run(context -> assertBuiltClient(context, Region.US_EAST_1, NOWHERE));
+    }
+
+    /** A bucket, Spring Cloud AWS's endpoint and a region provider (as its auto-configuration makes one). */
+    private static ApplicationContextRunner springCloudAwsRunner() {
+        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
                 .withBean(AwsRegionProvider.class, () -> () -> Region.AP_SOUTHEAST_2)
-                .withPropertyValues("bounded-upload.s3.bucket=" + BUCKET, "spring.cloud.aws.endpoint=http://127.0.0.1:3",
-                        "spring.cloud.aws.s3.endpoint=http://127.0.0.1:4", "spring.cloud.aws.s3.region=sa-east-1")
-                .run(context -> {
-                    S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
-                    assertThat(client.serviceClientConfiguration().region()).isEqualTo(Region.SA_EAST_1);
-                    assertThat(client.serviceClientConfiguration().endpointOverride())
-                            .contains(URI.create("http://127.0.0.1:4"));
-                });
-        runner().withBean(AwsRegionProvider.class, () -> () -> Region.AP_SOUTHEAST_2)
-                .withPropertyValues("spring.cloud.aws.s3.endpoint=http://127.0.0.1:4",
-                        "spring.cloud.aws.s3.region=sa-east-1")
-                .run(context -> {
-                    S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
-                    assertThat(client.serviceClientConfiguration().region()).isEqualTo(Region.US_EAST_1);
-                    assertThat(client.serviceClientConfiguration().endpointOverride()).contains(URI.create(NOWHERE));
-                });
+                .withPropertyValues("bounded-upload.s3.bucket=" + BUCKET, "spring.cloud.aws.endpoint=http://127.0.0.1:3");
+    }
+
+    private static S3AsyncClient assertBuiltClient(ApplicationContext context, Region region, String endpoint) {
+        S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
+        assertThat(client.serviceClientConfiguration().region()).isEqualTo(region);
+        assertThat(client.serviceClientConfiguration().endpointOverride()).contains(URI.create(endpoint));
+        return client;
     }
 
     @Test
