@@ -13,6 +13,9 @@
 # run; installing them into ~/.cache/bounded-upload on first use) and runs the harness on JDK 21+ (virtual threads):
 # BENCHMARK_JAVA_HOME, else Temurin 25 where this project's machines have it, else JAVA_HOME.
 # Every measurement has a bucket of its own, deleted afterwards; services this script started are stopped at the end.
+# BOUNDED_UPLOAD_S3_TLS=true measures over HTTPS (the servers' self-signed certificate; the SDK then signs no chunk of a
+# body, as with S3 over HTTPS): scripts/test-services.sh start-tls adds a versitygw speaking HTTPS, LocalStack speaks it
+# on its own port; the report goes to benchmarks/target/report-tls unless --out says otherwise.
 # Each server's result lines are kept in benchmarks/target/<full|quick>-<server>-results.txt; the report can be written
 # again from them without measuring: BenchmarkMain --report-from=FILE,FILE --out=DIR.
 set -euo pipefail
@@ -29,29 +32,41 @@ fi
 
 ./mvnw -q -pl benchmarks -am package -DskipTests
 
-if scripts/test-services.sh status; then
+tls=${BOUNDED_UPLOAD_S3_TLS:-false}
+if scripts/test-services.sh status && { [ "$tls" != true ] || scripts/test-services.sh start-tls >/dev/null 2>&1; }; then
   echo "[benchmark] the S3 servers and Toxiproxy already run: using them"
 else
-  scripts/test-services.sh start
+  if [ "$tls" = true ]; then scripts/test-services.sh start-tls; else scripts/test-services.sh start; fi
   trap 'scripts/test-services.sh stop' EXIT
+fi
+scheme=http; vg_port=${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070}; tls_options=()
+if [ "$tls" = true ]; then
+  scheme=https; vg_port=${BOUNDED_UPLOAD_VERSITYGW_TLS_PORT:-7443}
+  store="$(scripts/test-services.sh settings | sed -n 's/^cache=//p')/run/test-truststore.p12"
+  tls_options=("-Djavax.net.ssl.trustStore=$store" -Djavax.net.ssl.trustStorePassword=changeit)
 fi
 scale=full
 for arg in "$@"; do [ "$arg" = --quick ] && scale=quick; done
 out=docs
 [ "$scale" = quick ] && out=benchmarks/target/report
+[ "$tls" = true ] && out=benchmarks/target/report-tls
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
 kept=()
 for server in $(echo "${BOUNDED_UPLOAD_S3_SERVER:-localstack,versitygw}" | tr ',' ' '); do
   case "$server" in
-    localstack) endpoint=http://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
-    versitygw) endpoint=http://127.0.0.1:${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070} ;;
+    localstack) endpoint=$scheme://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
+    versitygw) endpoint=$scheme://127.0.0.1:$vg_port ;;
     *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must list localstack and/or versitygw" >&2; exit 1 ;;
   esac
   BOUNDED_UPLOAD_S3_SERVER=$server BOUNDED_UPLOAD_S3_ENDPOINT=$endpoint \
-    "$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data \
+    "$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data ${tls_options[@]+"${tls_options[@]}"} \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
     io.github.boundedupload.benchmarks.BenchmarkMain "$@"
   kept+=("benchmarks/target/$scale-$server-results.txt")
+  if [ "$tls" = true ]; then # kept apart, so that a plain run's results are not overwritten
+    mv "benchmarks/target/$scale-$server-results.txt" "benchmarks/target/$scale-$server-tls-results.txt"
+    kept[${#kept[@]}-1]="benchmarks/target/$scale-$server-tls-results.txt"
+  fi
 done
 # One report of every server's run.
 "$JAVA" -Xmx256m -Djava.awt.headless=true -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \

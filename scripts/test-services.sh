@@ -11,11 +11,16 @@
 #   scripts/test-services.sh status    exit 0 when all three answer
 #   scripts/test-services.sh settings  print the cache directory and the ports, as NAME=value lines (test-support's
 #                                       Java harness reads them here, so that one place decides them)
+#   scripts/test-services.sh start-tls  also a versitygw that speaks HTTPS (for benchmarks over TLS: scripts/benchmark.sh
+#                                       and scripts/profile.sh with BOUNDED_UPLOAD_S3_TLS=true), with the same
+#                                       self-signed certificate as LocalStack's HTTPS, and a trust store that holds it:
+#                                       $CACHE/run/test-truststore.p12, password "changeit"
 #
 # Environment (all optional):
 #   BOUNDED_UPLOAD_CACHE        cache directory            (default ~/.cache/bounded-upload)
 #   BOUNDED_UPLOAD_LOCALSTACK_PORT                          (default 4566)
 #   BOUNDED_UPLOAD_VERSITYGW_PORT                           (default 7070)
+#   BOUNDED_UPLOAD_VERSITYGW_TLS_PORT                       (default 7443, start-tls only)
 #   BOUNDED_UPLOAD_TOXIPROXY_PORT                           (default 8474)
 #   BOUNDED_UPLOAD_PYTHON       Python >= 3.12 used to create the LocalStack venv
 set -euo pipefail
@@ -28,6 +33,7 @@ CACHE=${BOUNDED_UPLOAD_CACHE:-$HOME/.cache/bounded-upload}
 LS_PORT=${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}
 TP_PORT=${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
 VG_PORT=${BOUNDED_UPLOAD_VERSITYGW_PORT:-7070}
+VG_TLS_PORT=${BOUNDED_UPLOAD_VERSITYGW_TLS_PORT:-7443}
 VENV="$CACHE/localstack-$LOCALSTACK_VERSION"
 TP_DIR="$CACHE/toxiproxy-$TOXIPROXY_VERSION"
 VG_DIR="$CACHE/versitygw-$VERSITYGW_VERSION"
@@ -130,6 +136,41 @@ wait_for() { # name, check function, seconds
   return 1
 }
 
+# The self-signed certificate of the test servers' HTTPS (localhost and 127.0.0.1), key and certificate in one file.
+certificate() {
+  local cert="$RUN/localstack-cert.pem"
+  if [ ! -s "$cert" ]; then
+    # LocalStack generates its TLS certificate with an API that newer pyOpenSSL releases removed
+    # (X509.add_extensions); handing it a ready certificate skips that code. The tests speak plain HTTP.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=localhost \
+      -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$cert.key" -out "$cert.crt" 2>/dev/null
+    cat "$cert.key" "$cert.crt" >"$cert" && rm -f "$cert.key" "$cert.crt"
+  fi
+  echo "$cert"
+}
+
+versitygw_tls_up() { curl -sk -o /dev/null "https://127.0.0.1:$VG_TLS_PORT/" 2>/dev/null; }
+
+# A versitygw over HTTPS beside the plain one (its own data directory), and a trust store for the JVM's clients.
+start_tls() {
+  local cert store="$RUN/test-truststore.p12"
+  cert=$(certificate)
+  openssl pkey -in "$cert" -out "$RUN/tls.key" 2>/dev/null
+  openssl x509 -in "$cert" -out "$RUN/tls.crt"
+  if [ ! -s "$store" ]; then
+    keytool -importcert -noprompt -alias bounded-upload-test -file "$RUN/tls.crt" -keystore "$store" \
+      -storetype PKCS12 -storepass changeit >/dev/null
+  fi
+  if versitygw_tls_up; then log "versitygw (HTTPS) already answers on $VG_TLS_PORT"; else
+    mkdir -p "$RUN/versitygw-tls-data"
+    ROOT_ACCESS_KEY=AKIAEXAMPLESECRET0001 ROOT_SECRET_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY nohup "$VG_DIR/versitygw" --port "127.0.0.1:$VG_TLS_PORT" --keep-alive --quiet \
+      --cert "$RUN/tls.crt" --key "$RUN/tls.key" posix "$RUN/versitygw-tls-data" >"$RUN/versitygw-tls.log" 2>&1 &
+    echo $! >"$RUN/versitygw-tls.pid"
+  fi
+  wait_for versitygw-tls versitygw_tls_up 30
+  log "versitygw over HTTPS on https://127.0.0.1:$VG_TLS_PORT (LocalStack speaks HTTPS on its own port); trust store $store"
+}
+
 start() {
   check || exit 1
   install_localstack
@@ -141,14 +182,8 @@ start() {
     echo $! >"$RUN/toxiproxy.pid"
   fi
   if localstack_up; then log "LocalStack already answers on $LS_PORT"; else
-    local cert="$RUN/localstack-cert.pem"
-    if [ ! -s "$cert" ]; then
-      # LocalStack generates its TLS certificate with an API that newer pyOpenSSL releases removed
-      # (X509.add_extensions); handing it a ready certificate skips that code. The tests speak plain HTTP.
-      openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=localhost \
-        -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout "$cert.key" -out "$cert.crt" 2>/dev/null
-      cat "$cert.key" "$cert.crt" >"$cert" && rm -f "$cert.key" "$cert.crt"
-    fi
+    local cert
+    cert=$(certificate)
     # Its own data directory, so that nothing of a developer's LocalStack is touched.
     CUSTOM_SSL_CERT_PATH="$cert" SERVICES=s3 GATEWAY_LISTEN="127.0.0.1:$LS_PORT" EAGER_SERVICE_LOADING=1 SKIP_SSL_CERT_DOWNLOAD=1 \
       DISABLE_EVENTS=1 LOCALSTACK_CLI=0 FILESYSTEM_ROOT="$RUN/localstack-fs" \
@@ -173,7 +208,7 @@ start() {
 
 stop() {
   local name pid
-  for name in localstack versitygw toxiproxy; do
+  for name in localstack versitygw versitygw-tls toxiproxy; do
     if [ -f "$RUN/$name.pid" ]; then
       pid=$(cat "$RUN/$name.pid")
       kill "$pid" 2>/dev/null || true
@@ -188,8 +223,9 @@ case "${1:-}" in
   install) check || exit 1; install_localstack; install_toxiproxy; install_versitygw ;;
   check) check ;;
   start) start ;;
+  start-tls) start; start_tls ;;
   stop) stop ;;
   status) localstack_up && versitygw_up && toxiproxy_up ;;
   settings) printf 'cache=%s\nlocalstack-port=%s\nversitygw-port=%s\ntoxiproxy-port=%s\n' "$CACHE" "$LS_PORT" "$VG_PORT" "$TP_PORT" ;;
-  *) echo "usage: $0 check|install|start|stop|status|settings" >&2; exit 2 ;;
+  *) echo "usage: $0 check|install|start|start-tls|stop|status|settings" >&2; exit 2 ;;
 esac

@@ -10,6 +10,7 @@ module io.github.boundedupload.s3 {
     requires transitive software.amazon.awssdk.awscore;
     requires transitive software.amazon.awssdk.http.nio.netty;
     requires software.amazon.awssdk.http;
+    requires software.amazon.awssdk.utils;
     requires org.reactivestreams;
     requires org.slf4j;
     requires static transitive org.jspecify;

@@ -82,8 +82,8 @@ final class AdaptiveReport {
     }
 
     /** Scenario F's rows of the report's targets table, each named after {@code scenario} ("F on versitygw"). */
-    List<Report.Verdict> verdicts(String scenario) {
-        List<Report.Verdict> verdicts = new ArrayList<>();
+    List<Targets.Verdict> verdicts(String scenario) {
+        List<Targets.Verdict> verdicts = new ArrayList<>();
         if (results.isEmpty()) {
             return verdicts;
         }
@@ -106,12 +106,12 @@ final class AdaptiveReport {
                             + "/ current latency)) is inside its dead band of 3 to 6 requests, and past the knee "
                             + "this server makes every extra request cost more than it brings", settled,
                             ScenarioF.KNEE);
-            verdicts.add(Report.Verdict.of(scenario + ": " + setting.label() + " within 10% of the best fixed limit", strategy,
+            verdicts.add(Targets.Verdict.of(scenario + ": " + setting.label() + " within 10% of the best fixed limit", strategy,
                     f("%.2f s vs %.2f s (%s), %.2fx; %.0f uploads failed", adaptive / 1e3, bestMedian / 1e3,
                             best.label(), adaptive / bestMedian, failed),
                     adaptive <= 1.10 * bestMedian && failed == 0)
                     .ifMissed(f("%.2fx (%.0f ms)", adaptive / bestMedian - 1.10, adaptive - 1.10 * bestMedian), why));
-            verdicts.add(Report.Verdict.of(scenario + ": " + setting.label() + " clearly ahead of the default 64 where the knee "
+            verdicts.add(Targets.Verdict.of(scenario + ": " + setting.label() + " clearly ahead of the default 64 where the knee "
                     + "is 8", strategy, f("%.2f s vs %.2f s, %.2fx", adaptive / 1e3, bad / 1e3, adaptive / bad),
                     adaptive < 0.9 * bad));
         }

@@ -37,7 +37,7 @@ public final class BenchmarkMain {
 
     /** The same for every measured JVM: a fixed heap, so that heap figures compare. */
     static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+            "-XX:-UseDynamicNumberOfCompilerThreads", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     private static final Duration FORK_TIMEOUT = Duration.ofMinutes(20);
 
     private BenchmarkMain() {
@@ -144,6 +144,11 @@ public final class BenchmarkMain {
             command.add("--enable-native-access=ALL-UNNAMED"); // the CRT client's, likewise
         }
         command.add("-Dbench.data=" + System.getProperty("bench.data", "benchmarks/target/bench-data"));
+        for (String tls : List.of("javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword")) {
+            if (System.getProperty(tls) != null) { // over HTTPS: the test servers' certificate (scripts/benchmark.sh)
+                command.add("-D" + tls + "=" + System.getProperty(tls));
+            }
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Fork.class.getName()));
         command.addAll(args);
         System.out.println("> " + String.join(" ", args));

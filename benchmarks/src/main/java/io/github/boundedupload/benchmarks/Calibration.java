@@ -53,8 +53,8 @@ final class Calibration {
                     ScenarioA.WARM_UP_UPLOADS, ScenarioA.WARM_UP_TIME, 5));
             proxied.latency(Scenario.B_LATENCY);
             result.put("latencyBMs", medianPutMillis(client, proxied.bucketName(), Scenario.B_SIZE));
-            result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, ScenarioB.WARM_UP_UPLOADS,
-                    ScenarioB.WARM_UP_TIME, scale.runs()));
+            result.put("bPlainMs", plainMillis(proxied, Scenario.B_CONCURRENCY, bFiles, ScenarioB.warmUpUploads(scale),
+                    ScenarioB.warmUpTime(scale), scale.runs()));
             result.put("proxyMBps", scale.cFileBytes() / 1e6 / medianSeconds(proxied, key -> client.putObject(
                     b -> b.bucket(proxied.bucketName()).key(key), RequestBody.fromFile(file))));
         }

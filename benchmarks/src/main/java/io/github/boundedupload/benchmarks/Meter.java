@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.lang.management.ThreadMXBean;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,18 +24,26 @@ import javax.management.openmbean.CompositeData;
  *   <li><b>peak live threads</b>: {@code ThreadMXBean}'s peak, reset at the start. It counts platform threads only:
  *       virtual threads are not in it;</li>
  *   <li><b>CPU time</b>: the whole process's, from the operating system (native threads such as the CRT client's
- *       included): what the client side cost on the cores it shares with the server and the proxy.</li>
+ *       included): what the client side cost on the cores it shares with the server and the proxy;</li>
+ *   <li><b>of it, the JIT's</b>: the CPU time of the JVM's compiler threads ({@link CompilerThreads}). The JIT goes on
+ *       compiling long after a warm-up of a few hundred uploads (the SDK's per-request methods reach C2 after thousands
+ *       of calls, and the clean-up between runs, other S3 operations through the same SDK code, sends some of them
+ *       back), so a run catches an arbitrary part of it: the CPU without it is what an upload costs in steady state;</li>
+ *   <li><b>bytes allocated</b>: on the heap, by every thread ({@code ThreadMXBean.getTotalThreadAllocatedBytes}); the
+ *       CRT client's native memory is not in it.</li>
  * </ul>
  */
 final class Meter {
 
     /** One run's figures. */
-    record Usage(long peakHeapUsed, long peakHeapAfterGc, int peakThreads, long cpuNanos) {
+    record Usage(long peakHeapUsed, long peakHeapAfterGc, int peakThreads, long cpuNanos, long jitCpuNanos,
+            long allocatedBytes) {
     }
 
     private static final long SAMPLE_MILLIS = 5;
 
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
             .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName)
             .collect(Collectors.toSet());
@@ -46,6 +53,8 @@ final class Meter {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private volatile boolean running;
     private long cpuAtStart;
+    private long jitAtStart;
+    private long allocatedAtStart;
     private Thread sampler;
 
     Meter() {
@@ -81,6 +90,8 @@ final class Meter {
             }
         }, "meter-heap-sampler");
         sampler.setDaemon(true);
+        jitAtStart = CompilerThreads.cpuNanos();
+        allocatedAtStart = threads.getTotalThreadAllocatedBytes();
         cpuAtStart = os.getProcessCpuTime();
         sampler.start();
     }
@@ -88,6 +99,8 @@ final class Meter {
     /** Ends the run and returns its figures. */
     Usage stop() {
         long cpu = os.getProcessCpuTime() - cpuAtStart;
+        long allocated = threads.getTotalThreadAllocatedBytes() - allocatedAtStart;
+        long jit = CompilerThreads.cpuNanos() - jitAtStart;
         int peakThreads = threads.getPeakThreadCount();
         running = false;
         try {
@@ -97,7 +110,7 @@ final class Meter {
         }
         peakUsed.accumulateAndGet(heapUsed(), Math::max);
         System.gc();
-        return new Usage(peakUsed.get(), Math.max(peakAfterGc.get(), heapUsed()), peakThreads, cpu);
+        return new Usage(peakUsed.get(), Math.max(peakAfterGc.get(), heapUsed()), peakThreads, cpu, jit, allocated);
     }
 
     private static long heapUsed() {

@@ -69,6 +69,8 @@ final class Runs {
         result.put("heapAfterGcMiB", usage.peakHeapAfterGc() / (1024.0 * 1024));
         result.put("threads", usage.peakThreads());
         result.put("cpuMs", usage.cpuNanos() / 1e6);
+        result.put("jitCpuMs", usage.jitCpuNanos() / 1e6);
+        result.put("allocatedMiB", usage.allocatedBytes() / (1024.0 * 1024));
         return result;
     }
 

@@ -22,7 +22,7 @@ import java.util.stream.IntStream;
  * In process, because what is measured is who waits for whose threads: LocalStack would add its own CPU use on the
  * same two cores, and 14,000 requests through it would measure the Python server. One run per JVM: a strategy still
  * busy when the window ends (the sequential loop needs 14,000 x 30 ms = 7 minutes) is reported as stopped, and its
- * JVM ends with it. Warm-up: as in scenario D, batches of 2,000 at 1 ms per upload until 10,000 went through.
+ * JVM ends with it. Warm-up: as in scenario D, batches of 2,000 at 1 ms per upload ({@link ScenarioD#warmUpUploads}).
  */
 final class ScenarioE {
 
@@ -39,8 +39,8 @@ final class ScenarioE {
         try (FakeNetwork network = new FakeNetwork(Duration.ofMillis(1));
                 Strategy strategy = kind.open(Backend.fake(network), Scenario.E.setup(kind, scale, "bench-e"))) {
             List<Item> warm = batch.subList(0, Math.min(2_000, batch.size()));
-            Runs.warmUp(strategy, round -> Runs.keyed(warm, "warm-" + round), ScenarioD.WARM_UP_UPLOADS,
-                    ScenarioD.WARM_UP_TIME, () -> { });
+            Runs.warmUp(strategy, round -> Runs.keyed(warm, "warm-" + round), ScenarioD.warmUpUploads(scale),
+                    ScenarioD.warmUpTime(scale), () -> { });
             network.latency(Scenario.E_LATENCY);
             double[] singles = new double[10];
             for (int i = 0; i < singles.length; i++) {

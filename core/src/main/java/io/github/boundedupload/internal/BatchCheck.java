@@ -7,9 +7,11 @@ import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.support.Keys;
 import io.github.boundedupload.support.SafeText;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -111,12 +113,14 @@ final class BatchCheck {
     /** The content's length (-1: unknown), or {@link #UNREADABLE} when its file or its length cannot be read. */
     private static long length(Attachment attachment) {
         Path file = attachment.content().path().orElse(null);
-        if (file != null && !(Files.isRegularFile(file) && Files.isReadable(file))) {
-            return UNREADABLE;
-        }
         try {
+            if (file != null) {
+                // One stat for what it is and its size (not one each), then whether it may be read.
+                BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                return attributes.isRegularFile() && Files.isReadable(file) ? attributes.size() : UNREADABLE;
+            }
             return attachment.content().length().orElse(-1);
-        } catch (UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return UNREADABLE;
         }
     }

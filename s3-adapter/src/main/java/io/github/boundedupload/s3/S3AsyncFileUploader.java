@@ -60,7 +60,10 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
  */
 public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseable {
 
-    /** How long {@link #close()} waits for uploads that still clean up (three clean-up requests' time). */
+    /**
+     * How long {@link #close()} waits by default for uploads that still clean up (three clean-up requests' time);
+     * {@link Builder#closeTimeout(Duration)} changes it.
+     */
     public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private static final Logger LOG = LoggerFactory.getLogger("io.github.boundedupload.s3");
@@ -70,6 +73,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     private final Settings settings;
     private final AsyncOps ops;
     private final Removal removal;
+    private final Duration closeTimeout;
     private final @Nullable ThreadPoolExecutor ownReads;
     /** Uploads not yet ended, clean-up after a cancel included: {@link #close()} waits for them. */
     private final Set<CompletableFuture<?>> unfinished = ConcurrentHashMap.newKeySet();
@@ -97,6 +101,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         }
         this.ops = new AsyncOps(client, options.maxConcurrency(), reads);
         this.removal = new Removal(settings, ops);
+        this.closeTimeout = builder.closeTimeout;
     }
 
     /** Threads only while streams are read: they end after 10 idle seconds; the queue holds one task per upload. */
@@ -243,19 +248,20 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     }
 
     /**
-     * Waits (at most {@link #CLOSE_TIMEOUT}) for uploads that are still cleaning up (an upload cancelled by the core
-     * aborts or deletes what it started after its future completed), then closes the client if this uploader built
-     * it, and stops its own read threads. Close the uploader before the client it was given.
+     * Waits (at most the close timeout, {@link #CLOSE_TIMEOUT} unless {@link Builder#closeTimeout(Duration)} says
+     * otherwise) for uploads that are still cleaning up (an upload cancelled by the core aborts or deletes what it
+     * started after its future completed), then closes the client if this uploader built it, and stops its own read
+     * threads. Close the uploader before the client it was given.
      */
     @Override
     public void close() {
         CompletableFuture<?>[] left = unfinished.toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(left).handle((ignored, failure) -> null)
-                    .get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(closeTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             LOG.warn("s3://{}: closing while {} uploads still clean up after {}; what they started may be left",
-                    settings.bucket(), unfinished.size(), CLOSE_TIMEOUT);
+                    settings.bucket(), unfinished.size(), closeTimeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
@@ -281,6 +287,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         private final String bucket;
         private S3UploadOptions options = S3UploadOptions.defaults();
         private @Nullable Executor reads;
+        private Duration closeTimeout = CLOSE_TIMEOUT;
 
         private Builder(@Nullable S3AsyncClient client, @Nullable S3AsyncClientBuilder clientBuilder, String bucket) {
             this.client = client;
@@ -311,6 +318,24 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
          */
         public Builder readExecutor(@Nullable Executor executor) {
             this.reads = executor;
+            return this;
+        }
+
+        /**
+         * Sets how long {@link S3AsyncFileUploader#close()} waits for uploads that still clean up (abort a multipart
+         * upload, delete what a cancelled upload stored) before it closes anyway and logs what may be left. Lower it
+         * to fit a shutdown budget, such as a platform's termination grace period; the Spring Boot starter sets its
+         * stop timeout here.
+         *
+         * @param closeTimeout zero or more; {@link #CLOSE_TIMEOUT} by default
+         * @return this builder
+         * @throws IllegalArgumentException when it is negative
+         */
+        public Builder closeTimeout(Duration closeTimeout) {
+            if (closeTimeout.isNegative()) {
+                throw new IllegalArgumentException("closeTimeout must be zero or more, was " + closeTimeout);
+            }
+            this.closeTimeout = closeTimeout;
             return this;
         }
 

@@ -9,6 +9,7 @@ import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.S3Utilities;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * What an upload reports as its {@link io.github.boundedupload.StoredObject#location() location}: the object's URL
@@ -27,6 +28,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 public final class S3Location {
 
     private enum Kind { CLIENT, PATH, VIRTUAL_HOST, PRESIGNED }
+
+    /** A key whose URL shows where every key's URL begins: plain letters, the same encoded or not. */
+    private static final String PROBE_KEY = "probe";
 
     private static final S3Location OBJECT_URL = new S3Location(Kind.CLIENT, null, null);
     private static final S3Location PATH_STYLE = new S3Location(Kind.PATH, null, null);
@@ -105,8 +109,32 @@ public final class S3Location {
         }
     }
 
-    private static Function<String, URI> urls(S3Utilities utilities, String bucket) {
-        return key -> URI.create(utilities.getUrl(g -> g.bucket(bucket).key(key)).toString());
+    /**
+     * The URL of each key: the SDK's own, worked out once. {@code S3Utilities.getUrl} runs the client's endpoint rules
+     * for every call (3.6% of the CPU of a 256 KiB upload, a fifth of what an in-memory one allocates), yet the
+     * endpoint depends on the bucket, not the key: the URL of a probe key gives the part before the key, and each key
+     * is appended, percent-encoded as the SDK encodes an object's path. Where the probe's URL does not end in its key
+     * (an endpoint that puts something after the path), every URL is the SDK's.
+     */
+    static Function<String, URI> urls(S3Utilities utilities, String bucket) {
+        String probe = utilities.getUrl(g -> g.bucket(bucket).key(PROBE_KEY)).toString();
+        if (!probe.endsWith("/" + PROBE_KEY)) {
+            return key -> URI.create(utilities.getUrl(g -> g.bucket(bucket).key(key)).toString());
+        }
+        String before = probe.substring(0, probe.length() - PROBE_KEY.length());
+        return key -> URI.create(before + (isUnreserved(key) ? key : SdkHttpUtils.urlEncodeIgnoreSlashes(key)));
+    }
+
+    /** Whether the key is only letters, digits, '-', '.', '_', '~' and '/': what percent-encoding leaves as it is. */
+    private static boolean isUnreserved(String key) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.'
+                    || c == '_' || c == '~' || c == '/')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -4,7 +4,9 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
 import io.github.boundedupload.micrometer.ObservationUploadListener;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -70,6 +72,20 @@ public final class BoundedUploadMetricsAutoConfiguration {
         @ConditionalOnMissingBean
         ObservationUploadListener boundedUploadObservationListener(ObservationRegistry registry) {
             return new ObservationUploadListener(registry);
+        }
+
+        /**
+         * One timer per upload and per batch: the observation handler's timers of ours (which the observations would
+         * add to bounded.upload and bounded.upload.batch) are denied, unless
+         * {@code bounded-upload.metrics.observation-timers=true}. The observations, and their spans, stay.
+         */
+        @Bean
+        @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "observation-timers",
+                havingValue = "false", matchIfMissing = true)
+        static MeterFilter boundedUploadObservationTimersFilter() {
+            List<String> denied = List.of(ObservationUploadListener.UPLOAD, ObservationUploadListener.UPLOAD + ".active",
+                    ObservationUploadListener.BATCH, ObservationUploadListener.BATCH + ".active");
+            return MeterFilter.deny(id -> denied.contains(id.getName()));
         }
     }
 }

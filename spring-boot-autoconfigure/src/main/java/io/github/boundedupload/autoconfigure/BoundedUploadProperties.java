@@ -37,6 +37,21 @@ public class BoundedUploadProperties implements Validator {
     public static final String PREFIX = "bounded-upload";
 
     /**
+     * The default {@code shutdown-grace-period} in Spring Boot: 10 s, shorter than the core's
+     * ({@link UploaderConfig#DEFAULT_SHUTDOWN_GRACE_PERIOD}), so that the drain in Spring Boot's shutdown (this, two
+     * stop timeouts, and one more for the S3 storage's clean-up: 25 s) fits in Kubernetes' default termination grace
+     * period of 30 s.
+     */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+
+    /**
+     * The default {@code stop-timeout} in Spring Boot: 5 s, shorter than the core's
+     * ({@link UploaderConfig#DEFAULT_STOP_TIMEOUT}), for the same shutdown budget as
+     * {@link #DEFAULT_SHUTDOWN_GRACE_PERIOD}. A delete or an abort of S3 takes milliseconds.
+     */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
      * Whether to auto-configure the uploader at all.
      */
     private boolean enabled = true;
@@ -104,16 +119,18 @@ public class BoundedUploadProperties implements Validator {
     private Duration batchTimeout = UploaderConfig.DEFAULT_BATCH_TIMEOUT;
 
     /**
-     * How long running batches may go on when the application stops, before they are cancelled.
+     * How long running batches may go on when the application stops, before they are cancelled. With two
+     * stop-timeout it must be shorter than spring.lifecycle.timeout-per-shutdown-phase (checked at start-up).
      */
-    private Duration shutdownGracePeriod = UploaderConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD;
+    private Duration shutdownGracePeriod = DEFAULT_SHUTDOWN_GRACE_PERIOD;
 
     /**
      * How long a call to the storage may take to stop once cancelled (timeout, failed batch, shutdown), and how long
      * one delete that undoes a failed batch may take. A call that has not stopped by then is given up: its
-     * attachment fails, its permit goes to other uploads, and what it stores later is deleted.
+     * attachment fails, its permit goes to other uploads, and what it stores later is deleted. At shutdown, also how
+     * long the S3 storage waits for the clean-up of cancelled uploads.
      */
-    private Duration stopTimeout = UploaderConfig.DEFAULT_STOP_TIMEOUT;
+    private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
 
     /**
      * How long the deletes that undo a failed batch are retried, with growing pauses, while the storage does not

@@ -18,13 +18,33 @@ class EnabledHealthIndicatorCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        return outcome(context, PROPERTY, DEFAULTS);
+    }
+
+    /** Spring Boot's switch of an Actuator part: its own property, else the defaults property, else on. */
+    static ConditionOutcome outcome(ConditionContext context, String property, String defaultsProperty) {
         // The binder, so that management.health.boundedUpload.enabled (and the other relaxed forms) count too.
         Binder binder = Binder.get(context.getEnvironment());
-        Boolean own = binder.bind(PROPERTY, Boolean.class).orElse(null);
+        Boolean own = binder.bind(property, Boolean.class).orElse(null);
         if (own != null) {
-            return new ConditionOutcome(own, PROPERTY + " is " + own);
+            return new ConditionOutcome(own, property + " is " + own);
         }
-        boolean defaults = binder.bind(DEFAULTS, Boolean.class).orElse(true);
-        return new ConditionOutcome(defaults, DEFAULTS + " is " + defaults);
+        boolean defaults = binder.bind(defaultsProperty, Boolean.class).orElse(true);
+        return new ConditionOutcome(defaults, defaultsProperty + " is " + defaults);
+    }
+
+    /**
+     * The switch of the info contributor: {@code management.info.bounded-upload.enabled}, else
+     * {@code management.info.defaults.enabled}, else on.
+     */
+    static class Info extends SpringBootCondition {
+
+        static final String PROPERTY = "management.info.bounded-upload.enabled";
+        static final String DEFAULTS = "management.info.defaults.enabled";
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return outcome(context, PROPERTY, DEFAULTS);
+        }
     }
 }

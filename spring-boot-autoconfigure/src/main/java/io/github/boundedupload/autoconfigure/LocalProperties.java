@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 public class LocalProperties {
 
     /**
-     * Directory that holds every stored object, created if missing. When not set, a 'bounded-upload' directory
-     * in the JVM's temporary directory (java.io.tmpdir), which suits development and tests only.
+     * Directory that holds every stored object, created if missing. Setting it chooses the local disk as the storage
+     * (unless s3.bucket is set, which chooses S3); without either, and without a storage bean, start-up fails.
      */
     private @Nullable Path root;
 

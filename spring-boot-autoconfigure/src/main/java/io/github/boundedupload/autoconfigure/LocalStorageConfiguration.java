@@ -12,25 +12,32 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The embedded default storage: files under {@code bounded-upload.local.root}. */
+/**
+ * The embedded storage: files under {@code bounded-upload.local.root}, and only when that property says so. Without
+ * a storage bean, a bucket or a root, start-up fails: a default directory (the temporary directory, as before) would
+ * lose every upload to a reboot or a tmp cleaner, because a key was forgotten or misspelt.
+ */
 @Configuration(proxyBeanMethods = false)
 class LocalStorageConfiguration {
 
     private static final Log LOG = LogFactory.getLog(LocalStorageConfiguration.class);
 
+    /** The one line a start-up without any storage fails with. */
+    static final String NO_STORAGE = "bounded-upload has no storage: set bounded-upload.s3.bucket (S3) or "
+            + "bounded-upload.local.root (a directory on the local disk), or define a FileUploader or "
+            + "AsyncFileUploader bean.";
+
     /** Without any storage bean; and not for an uploader the application made itself, which needs none of ours. */
     @Bean
     @ConditionalOnMissingBean({ FileUploader.class, AsyncFileUploader.class, ConcurrentAttachmentUploader.class })
     LocalFileUploader boundedUploadLocalStorage(BoundedUploadProperties properties) throws IOException {
-        Path configured = properties.getLocal().getRoot();
-        Path root = configured != null ? configured : Path.of(System.getProperty("java.io.tmpdir"), "bounded-upload");
-        LocalFileUploader storage = new LocalFileUploader(root);
-        if (configured == null) {
-            LOG.warn("bounded-upload stores uploads in the temporary directory " + storage.root()
-                    + "; set bounded-upload.local.root (or define a FileUploader bean) to keep them");
-        } else {
-            LOG.info("bounded-upload stores uploads under " + storage.root());
+        Path root = properties.getLocal().getRoot();
+        if (root == null) {
+            throw new UploaderSetupException(NO_STORAGE, "For development, a directory of your choice will do, "
+                    + "such as bounded-upload.local.root=./uploads; see docs/spring-boot.md#storage.");
         }
+        LocalFileUploader storage = new LocalFileUploader(root);
+        LOG.info("bounded-upload stores uploads under " + storage.root());
         return storage;
     }
 }

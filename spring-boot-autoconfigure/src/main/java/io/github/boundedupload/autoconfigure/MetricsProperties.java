@@ -16,6 +16,22 @@ public class MetricsProperties {
      */
     private boolean observations = true;
 
+    /**
+     * Whether the observations also make timers of their own with Micrometer's observation handler
+     * (bounded.upload.batch.observed, bounded.upload.observed, and their '.active' long task timers). Off, because
+     * bounded.upload.batch and bounded.upload already time every batch and upload: one timer each. The observations,
+     * and so the spans of tracing, stay.
+     */
+    private boolean observationTimers = false;
+
+    public boolean isObservationTimers() {
+        return observationTimers;
+    }
+
+    public void setObservationTimers(boolean observationTimers) {
+        this.observationTimers = observationTimers;
+    }
+
     public boolean isObservations() {
         return observations;
     }

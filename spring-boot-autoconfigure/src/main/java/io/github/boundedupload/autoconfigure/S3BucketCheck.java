@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** The S3 storage's part of the health indicator: whether its bucket exists and S3 answers (HeadBucket). */
-final class S3BucketCheck implements StorageCheck {
+final class S3BucketCheck {
 
     private final String bucket;
     private final Duration healthTimeout;
@@ -40,9 +40,7 @@ final class S3BucketCheck implements StorageCheck {
      * DOWN; a forbidden HeadBucket (403) is UP, because the bucket exists and the application may well be allowed to
      * put objects without being allowed to list the bucket.
      */
-    @Override
-    public boolean check(Map<String, Object> details) {
-        details.put("storage", "s3://" + bucket);
+    boolean check(Map<String, Object> details) {
         HeadBucketRequest request = HeadBucketRequest.builder().bucket(bucket)
                 .overrideConfiguration(o -> o.apiCallTimeout(healthTimeout)).build();
         try {

@@ -32,8 +32,8 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
 
 /**
  * The S3 client the storage uses, and the presigner of its locations: the application's beans when it has them, or
- * built from {@code bounded-upload.s3.*} with the AWS SDK's default credentials chain. What is built here is closed by
- * {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
+ * built from {@code bounded-upload.s3.*} and what Spring Cloud AWS provides ({@link S3Endpoint}). What is built here
+ * is closed by {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
  * adapter's request permits) and closes itself. Also checks the bucket for the health indicator.
  */
 final class S3Connection implements StorageCheck, AutoCloseable {
@@ -43,6 +43,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private final S3Properties properties;
     private final S3Endpoint endpoint;
     private final Duration healthTimeout;
+    private final Duration stopTimeout;
     private final String bucket;
     private final ObjectProvider<S3Presigner> presigners;
     private final List<SdkAutoCloseable> owned = new ArrayList<>();
@@ -51,15 +52,16 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private volatile @Nullable S3AsyncClient asyncClient;
     private @Nullable S3Presigner presigner;
     private final S3BucketCheck bucketCheck;
-    private final List<S3ClientCustomizer> customizers;
+    private final List<BoundedUploadS3ClientCustomizer> customizers;
 
     private S3Connection(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
             @Nullable S3AsyncClient asyncClient, ObjectProvider<S3Presigner> presigners,
-            List<S3ClientCustomizer> customizers) {
+            List<BoundedUploadS3ClientCustomizer> customizers) {
         this.properties = properties.getS3();
         this.endpoint = endpoint;
         this.customizers = List.copyOf(customizers);
         this.healthTimeout = properties.getHealth().getTimeout();
+        this.stopTimeout = properties.getStopTimeout();
         this.bucket = Objects.requireNonNull(this.properties.getBucket(), "bucket");
         this.client = client;
         this.asyncClient = asyncClient;
@@ -67,10 +69,15 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
-        if (applicationClient != null && (endpoint.uri() != null || endpoint.region() != null
-                || endpoint.fromConnectionDetails() || this.properties.isPathStyleAccess())) {
-            LOG.info("The endpoint, region and path-style access of " + endpoint.source() + " are ignored: the S3 "
-                    + "storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient") + " bean");
+        if (properties.getLocal().getRoot() != null) {
+            LOG.info("bounded-upload.local.root is ignored: bounded-upload.s3.bucket is set, so uploads go to S3");
+        }
+        if (applicationClient != null && (this.properties.getEndpoint() != null
+                || this.properties.getRegion() != null || endpoint.fromConnectionDetails()
+                || this.properties.isPathStyleAccess())) {
+            LOG.info("bounded-upload.s3.endpoint, region and path-style-access (and AwsConnectionDetails) are ignored:"
+                    + " the S3 storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient")
+                    + " bean as it is");
         }
     }
 
@@ -85,7 +92,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      */
     static S3Connection nonBlocking(BoundedUploadProperties properties, S3Endpoint endpoint,
             @Nullable S3AsyncClient client, ObjectProvider<S3Presigner> presigners,
-            List<S3ClientCustomizer> customizers) {
+            List<BoundedUploadS3ClientCustomizer> customizers) {
         return new S3Connection(properties, endpoint, null, client, presigners, customizers);
     }
 
@@ -99,7 +106,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
      * @param customizers applied to a client built here
      */
     static S3Connection blocking(BoundedUploadProperties properties, S3Endpoint endpoint, @Nullable S3Client client,
-            ObjectProvider<S3Presigner> presigners, List<S3ClientCustomizer> customizers) {
+            ObjectProvider<S3Presigner> presigners, List<BoundedUploadS3ClientCustomizer> customizers) {
         return new S3Connection(properties, endpoint, client, null, presigners, customizers);
     }
 
@@ -108,7 +115,8 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         S3AsyncClient given = asyncClient;
         S3AsyncFileUploader.Builder builder = given != null ? S3AsyncFileUploader.builder(given, bucket)
                 : S3AsyncFileUploader.builder(configure(S3AsyncClient.builder()), bucket);
-        S3AsyncFileUploader storage = built(() -> builder.options(options).build());
+        // Its close() waits this long for the clean-up of cancelled uploads: the last part of the shutdown budget.
+        S3AsyncFileUploader storage = built(() -> builder.options(options).closeTimeout(stopTimeout).build());
         asyncClient = storage.client(); // the one it built, sized to its permits: the health check asks it
         log("S3AsyncClient", given == null, options);
         return storage;
@@ -143,10 +151,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     private void log(String type, boolean built, S3UploadOptions options) {
         LOG.info("bounded-upload stores uploads in s3://" + bucket + " through "
-                + (built ? "an " + type + " built from " + endpoint.source() + " (endpoint "
+                + (built ? "an " + type + " built here (endpoint "
                         + (endpoint.uri() != null ? endpoint.uri() : "of the region")
                         + ", region " + (endpoint.region() != null ? endpoint.region() : "from the SDK")
-                        + ", " + options.maxConcurrency() + " connections)"
+                        + ", " + options.maxConcurrency() + " connections; " + endpoint.source() + ")"
                         : "the application's " + type + " bean (" + options.maxConcurrency()
                                 + " requests in flight at most)"));
     }
@@ -161,11 +169,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     }
 
     private S3ClientBuilder configure(S3ClientBuilder builder) {
-        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
+        return customized(regionAndEndpoint(builder).forcePathStyle(endpoint.pathStyle()));
     }
 
     private S3AsyncClientBuilder configure(S3AsyncClientBuilder builder) {
-        return customized(regionAndEndpoint(builder).forcePathStyle(properties.isPathStyleAccess()));
+        return customized(regionAndEndpoint(builder).forcePathStyle(endpoint.pathStyle()));
     }
 
     private <B extends S3BaseClientBuilder<?, ?>> B customized(B builder) {
@@ -188,7 +196,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private S3Presigner newPresigner() {
         S3Presigner.Builder builder = S3Presigner.builder()
                 .serviceConfiguration(S3Configuration.builder()
-                        .pathStyleAccessEnabled(properties.isPathStyleAccess()).build());
+                        .pathStyleAccessEnabled(endpoint.pathStyle()).build());
         S3Client given = client;
         if (given != null && applicationClient != null) {
             return builder.s3Client(given).build();
@@ -224,6 +232,14 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     /** Whether the client in use was built here (or by the adapter), rather than given by the application. */
     boolean clientBuilt() {
         return applicationClient == null;
+    }
+
+    @Override
+    public StorageInUse storage() {
+        Object inUse = client();
+        String type = inUse instanceof S3AsyncClient ? "S3AsyncClient" : "S3Client";
+        return new StorageInUse("s3", "s3://" + bucket, clientBuilt() ? "an " + type + " built by bounded-upload"
+                : "the application's " + type + " bean");
     }
 
     /** HeadBucket through the client in use (see {@link S3BucketCheck}). */

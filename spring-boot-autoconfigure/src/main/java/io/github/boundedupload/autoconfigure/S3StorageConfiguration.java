@@ -118,7 +118,7 @@ class S3StorageConfiguration {
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties,
                     ObjectProvider<S3AsyncClient> client, ObjectProvider<S3Presigner> presigner,
-                    ObjectProvider<S3ClientCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
+                    ObjectProvider<BoundedUploadS3ClientCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.nonBlocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
                         applicationClient(client, S3AsyncClient.class, beanFactory), presigner,
                         customizers.orderedStream().toList());
@@ -140,7 +140,7 @@ class S3StorageConfiguration {
             @Bean(name = CONNECTION_BEAN_NAME, destroyMethod = "close")
             @ConditionalOnMissingBean
             S3Connection boundedUploadS3Connection(BoundedUploadProperties properties, ObjectProvider<S3Client> client,
-                    ObjectProvider<S3Presigner> presigner, ObjectProvider<S3ClientCustomizer> customizers,
+                    ObjectProvider<S3Presigner> presigner, ObjectProvider<BoundedUploadS3ClientCustomizer> customizers,
                     ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.blocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
                         applicationClient(client, S3Client.class, beanFactory),

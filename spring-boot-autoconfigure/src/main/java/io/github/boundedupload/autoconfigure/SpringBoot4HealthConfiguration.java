@@ -1,6 +1,7 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -23,11 +24,12 @@ class SpringBoot4HealthConfiguration {
     @Bean(BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     @ConditionalOnMissingBean(name = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME)
     HealthContributor boundedUploadHealthIndicator(Map<String, ConcurrentAttachmentUploader> uploaders,
-            ObjectProvider<FileUploader> storage, ObjectProvider<StorageCheck> storageCheck,
-            ObjectProvider<JournalCheck> journalCheck) {
+            ObjectProvider<FileUploader> storage, ObjectProvider<AsyncFileUploader> asyncStorage,
+            ObjectProvider<StorageCheck> storageCheck, ObjectProvider<JournalCheck> journalCheck) {
         if (uploaders.size() == 1) {
-            return indicator(new UploaderHealth(uploaders.values().iterator().next(), storage.getIfUnique(),
-                    storageCheck.getIfUnique(), journalCheck.getIfUnique()));
+            return indicator(new UploaderHealth(uploaders.values().iterator().next(),
+                    StorageInUse.storageBean(storage, asyncStorage), storageCheck.getIfUnique(),
+                    journalCheck.getIfUnique()));
         }
         return CompositeHealthContributor.fromMap(uploaders, uploader -> indicator(UploaderHealth.alone(uploader)));
     }

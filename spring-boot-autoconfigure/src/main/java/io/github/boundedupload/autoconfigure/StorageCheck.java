@@ -6,8 +6,14 @@ import java.util.Map;
  * A check of the storage behind the uploader, for the health indicator: what the uploader's own state cannot show
  * (a storage directory that cannot be written to, a bucket that cannot be reached). Refers to no optional library.
  */
-@FunctionalInterface
 interface StorageCheck {
+
+    /**
+     * Which storage this is, for health and info.
+     *
+     * @return the storage
+     */
+    StorageInUse storage();
 
     /**
      * Checks the storage.

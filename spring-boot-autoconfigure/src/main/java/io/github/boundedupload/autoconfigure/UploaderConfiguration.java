@@ -117,9 +117,10 @@ class UploaderConfiguration {
     }
 
     /**
-     * Closed when the context closes, after every bean that depends on it (web controllers, services) is gone and
-     * after the web server's graceful shutdown: running batches get the shutdown grace period, then the uploader's
-     * own threads stop.
+     * Drained in Spring Boot's shutdown, side by side with the web server's graceful shutdown ({@link UploaderDrain}):
+     * running batches get the shutdown grace period, then the uploader's own threads stop. The destroy method closes
+     * it too, for a context whose lifecycle never ran (closing twice does nothing), after every bean that depends on
+     * it is gone.
      */
     @Bean(name = UPLOADER_BEAN_NAME, destroyMethod = "close")
     @ConditionalOnMissingBean

@@ -36,6 +36,7 @@ final class UploaderHealth {
     private final ConcurrentAttachmentUploader uploader;
     private final @Nullable StorageCheck storageCheck;
     private final @Nullable JournalCheck journalCheck;
+    private final @Nullable StorageInUse storageInUse;
 
     /**
      * @param uploader the uploader
@@ -50,7 +51,9 @@ final class UploaderHealth {
         this.uploader = uploader;
         this.journalCheck = journalCheck;
         this.storageCheck = storageCheck != null ? storageCheck
-                : storage instanceof LocalFileUploader ? directoryCheck(((LocalFileUploader) storage).root()) : null;
+                : storage instanceof LocalFileUploader ? new DirectoryCheck(((LocalFileUploader) storage).root())
+                : null;
+        this.storageInUse = StorageInUse.of(storage, this.storageCheck);
     }
 
     /**
@@ -62,9 +65,20 @@ final class UploaderHealth {
     }
 
     /** Whether a file can be created (and deleted again) in the directory. */
-    private static StorageCheck directoryCheck(Path root) {
-        return details -> {
-            details.put("storage", root.toString());
+    private static final class DirectoryCheck implements StorageCheck {
+        private final Path root;
+
+        DirectoryCheck(Path root) {
+            this.root = root;
+        }
+
+        @Override
+        public StorageInUse storage() {
+            return new StorageInUse("local", root.toString(), null);
+        }
+
+        @Override
+        public boolean check(Map<String, Object> details) {
             try {
                 Files.delete(Files.createTempFile(root, ".health-", ".tmp"));
                 return true;
@@ -72,7 +86,7 @@ final class UploaderHealth {
                 details.put("error", "cannot write to the storage directory: " + e);
                 return false;
             }
-        };
+        }
     }
 
     /** The outcome of one check. */
@@ -99,6 +113,10 @@ final class UploaderHealth {
         details.put("stuckUploads", stats.stuckUploads());
         details.put("saturated", stats.queuedUploads() >= config.maxQueuedUploads());
         boolean up = !stats.closed();
+        if (storageInUse != null) {
+            details.put("storage", storageInUse.location());
+            details.put("storageType", storageInUse.type());
+        }
         if (storageCheck != null) {
             up &= storageCheck.check(details);
         }

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.MDC;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -84,7 +85,9 @@ class BoundedUploadAutoConfigurationTests {
             assertThat(config.blockTimeout()).isEqualTo(defaults.blockTimeout());
             assertThat(config.uploadTimeout()).isEqualTo(defaults.uploadTimeout());
             assertThat(config.batchTimeout()).isEqualTo(defaults.batchTimeout());
-            assertThat(config.shutdownGracePeriod()).isEqualTo(defaults.shutdownGracePeriod());
+            // Shorter than the core's, so that the drain in Spring Boot's shutdown fits in 30 s (UploaderDrainTests).
+            assertThat(config.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(config.stopTimeout()).isEqualTo(Duration.ofSeconds(5));
             assertThat(config.failurePolicy()).isEqualTo(defaults.failurePolicy());
             assertThat(config.executorType()).isEqualTo(defaults.executorType());
             assertThat(config.executor()).isEmpty();
@@ -172,11 +175,29 @@ class BoundedUploadAutoConfigurationTests {
                 .concurrencyLimit()).isEmpty());
     }
 
+    /**
+     * Storage is never chosen by accident: without a bucket, a local root or a storage bean (a key forgotten or
+     * misspelt), start-up fails with one line naming what to set, instead of storing where a reboot deletes it.
+     */
     @Test
-    void withoutALocalRootTheTemporaryDirectoryIsUsed() {
-        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload()).run(context -> assertThat(
-                context.getBean(LocalFileUploader.class).root())
-                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "bounded-upload").toRealPath()));
+    void withoutAnyStorageStartUpFailsWithOneLineNamingWhatToSet() {
+        new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload()).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo("bounded-upload has no storage: set "
+                    + "bounded-upload.s3.bucket (S3) or bounded-upload.local.root (a directory on the local disk), or"
+                    + " define a FileUploader or AsyncFileUploader bean.").doesNotContain("\n");
+            assertThat(analysis.getAction()).contains("bounded-upload.local.root=./uploads").doesNotContain("\n");
+        });
+    }
+
+    /** The local disk chosen explicitly: the uploader starts and stores there. */
+    @Test
+    void withALocalRootTheLocalDiskIsUsed() {
+        runner().run(context -> {
+            assertThat(context.getBean(LocalFileUploader.class).root()).isEqualTo(root.toRealPath());
+            assertThat(uploadOne(context.getBean(ConcurrentAttachmentUploader.class)).allStored()).isTrue();
+        });
     }
 
     @Test
@@ -260,7 +281,9 @@ class BoundedUploadAutoConfigurationTests {
 
     @Test
     void anApplicationConfigReplacesOurs() {
-        UploaderConfig own = UploaderConfig.builder().name("own-config").build();
+        // Within Spring Boot's shutdown phase (UploaderDrainTests): the core's defaults would not fit.
+        UploaderConfig own = UploaderConfig.builder().name("own-config").shutdownGracePeriod(Duration.ofSeconds(10))
+                .stopTimeout(Duration.ofSeconds(5)).build();
         runner().withBean(UploaderConfig.class, () -> own).run(context -> assertThat(
                 context.getBean(ConcurrentAttachmentUploader.class).config()).isSameAs(own));
     }

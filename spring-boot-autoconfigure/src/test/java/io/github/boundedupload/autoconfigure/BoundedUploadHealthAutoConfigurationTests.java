@@ -58,7 +58,8 @@ class BoundedUploadHealthAutoConfigurationTests {
                     .containsEntry("maxBytesInFlight", UploaderConfig.DEFAULT_MAX_BYTES_IN_FLIGHT)
                     .containsEntry("activeBatches", 0).containsEntry("saturated", false)
                     .containsEntry("pendingRollbacks", 0).containsEntry("stuckUploads", 0)
-                    .containsEntry("storage", root.toRealPath().toString()).doesNotContainKey("error");
+                    .containsEntry("storage", root.toRealPath().toString()).containsEntry("storageType", "local")
+                    .doesNotContainKey("error");
             try (var files = Files.list(root)) {
                 assertThat(files).as("the write probe leaves nothing behind").isEmpty();
             }
@@ -102,7 +103,9 @@ class BoundedUploadHealthAutoConfigurationTests {
                 .run(context -> {
                     HealthView health = TestSupport.health(context.getBean(INDICATOR));
                     assertThat(health.status()).isEqualTo("UP");
-                    assertThat(health.details()).doesNotContainKey("storage");
+                    assertThat(health.details()).containsEntry("storageType", "application")
+                            .containsEntry("storage", TestSupport.RecordingStorage.class.getName())
+                            .doesNotContainKey("error");
                 });
     }
 
@@ -165,8 +168,8 @@ class BoundedUploadHealthAutoConfigurationTests {
         TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1").run(context -> {
             HealthView health = TestSupport.health(context.getBean(INDICATOR));
             assertThat(health.status()).isEqualTo("DOWN");
-            assertThat(health.details()).containsEntry("storage", "s3://attachments").containsEntry("closed", false)
-                    .containsEntry("saturated", false);
+            assertThat(health.details()).containsEntry("storage", "s3://attachments").containsEntry("storageType", "s3")
+                    .containsEntry("closed", false).containsEntry("saturated", false);
             // Refused, or timed out on a busy machine: either way, unreachable.
             assertThat((String) health.details().get("error")).startsWith("S3 cannot be reached: ");
         });

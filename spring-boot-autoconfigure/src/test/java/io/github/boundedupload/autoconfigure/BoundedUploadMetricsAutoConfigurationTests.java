@@ -53,6 +53,48 @@ class BoundedUploadMetricsAutoConfigurationTests {
                 });
     }
 
+    /**
+     * One timer per upload and per batch by default: with an ObservationRegistry whose handler makes meters (as Spring
+     * Boot's does), the observations still happen (and so their spans), but their own timers are denied;
+     * {@code bounded-upload.metrics.observation-timers=true} brings them back.
+     */
+    @Test
+    void oneTimerPerUploadByDefaultWhileTheObservationsStay() {
+        for (boolean observationTimers : new boolean[] { false, true }) {
+            List<String> observed = new CopyOnWriteArrayList<>();
+            runner().withConfiguration(TestSupport.springBootMetrics())
+                    .withPropertyValues("bounded-upload.metrics.observation-timers=" + observationTimers)
+                    .withBean(ObservationRegistry.class, ObservationRegistry::create)
+                    .run(context -> {
+                        MeterRegistry meters = context.getBean(MeterRegistry.class);
+                        ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+                        observations.observationConfig().observationHandler(
+                                new io.micrometer.core.instrument.observation.DefaultMeterObservationHandler(meters))
+                                .observationHandler(new ObservationHandler<Observation.Context>() {
+                                    @Override
+                                    public void onStart(Observation.Context observation) {
+                                        observed.add(observation.getName());
+                                    }
+
+                                    @Override
+                                    public boolean supportsContext(Observation.Context observation) {
+                                        return true;
+                                    }
+                                });
+                        uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                        assertThat(observed).as("the observations (and their spans) stay")
+                                .containsExactlyInAnyOrder(ObservationUploadListener.BATCH,
+                                        ObservationUploadListener.UPLOAD);
+                        assertThat(meters.get(MicrometerUploadListener.UPLOAD).timer().count()).isEqualTo(1);
+                        assertThat(meters.get(MicrometerUploadListener.BATCH).timer().count()).isEqualTo(1);
+                        assertThat(meters.find(ObservationUploadListener.UPLOAD).timer() != null)
+                                .as("the upload observation's own timer").isEqualTo(observationTimers);
+                        assertThat(meters.find(ObservationUploadListener.BATCH).timer() != null)
+                                .as("the batch observation's own timer").isEqualTo(observationTimers);
+                    });
+        }
+    }
+
     @Test
     void worksWithSpringBootsOwnMetricsAutoConfiguration() {
         runner().withConfiguration(TestSupport.springBootMetrics()).run(context -> {

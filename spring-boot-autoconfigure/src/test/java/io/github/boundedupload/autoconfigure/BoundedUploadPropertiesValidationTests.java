@@ -252,6 +252,55 @@ class BoundedUploadPropertiesValidationTests {
                 .contains("Change the UploaderConfigCustomizer bean that sets this value.");
     }
 
+    /**
+     * A misspelt key would leave the application without the setting it was meant to have (here: no bucket, so no
+     * S3), silently: start-up fails with one line naming the key, where it was set, and the key meant.
+     */
+    @Test
+    void aMisspeltKeyFailsStartUpNamingTheNearestValidKey(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--bounded-upload.s3.buckt=attachments")).isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("Unknown bounded-upload property "
+                + "bounded-upload.s3.buckt (\"bounded-upload.s3.buckt\" from property source \"commandLineArgs\"): "
+                + "did you mean bounded-upload.s3.bucket?\n");
+    }
+
+    @Test
+    void everyUnknownKeyIsNamedOnOneLine() {
+        runner().withPropertyValues("bounded-upload.max-concurent-uploads=3", "bounded-upload.journal.enable=true",
+                "bounded-upload.local.rot=/tmp").run(context -> {
+                    assertThat(context).hasFailed();
+                    String description = new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure())
+                            .getDescription();
+                    assertThat(description).doesNotContain("\n").isEqualTo("Unknown bounded-upload properties "
+                            + "bounded-upload.max-concurent-uploads (\"bounded-upload.max-concurent-uploads\" from "
+                            + "property source \"test\"): did you mean bounded-upload.max-concurrent-uploads?; "
+                            + "bounded-upload.journal.enable (\"bounded-upload.journal.enable\" from property source "
+                            + "\"test\"): did you mean bounded-upload.journal.enabled?; bounded-upload.local.rot "
+                            + "(\"bounded-upload.local.rot\" from property source \"test\"): did you mean "
+                            + "bounded-upload.local.root?");
+                });
+    }
+
+    /** Spring Boot's relaxed forms of a valid key are valid: camel case, underscores, upper case. */
+    @Test
+    void relaxedFormsOfValidKeysAreKnown() {
+        runner().withPropertyValues("bounded-upload.maxConcurrentUploads=32", "bounded-upload.max_queued_uploads=2000",
+                "bounded-upload.s3.pathStyleAccess=true", "bounded-upload.journal.deferred.max-staged-size=1MB")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    /**
+     * Environment variables and system properties are shared by the whole process, and other tools read names there
+     * too (the test services' BOUNDED_UPLOAD_CACHE, this build's own -Dbounded-upload.docs.dir).
+     */
+    @Test
+    void environmentVariablesAndSystemPropertiesAreNotChecked() {
+        runner().withSystemProperties("bounded-upload.some-tool=1").withInitializer(context -> context.getEnvironment()
+                .getPropertySources().addLast(new org.springframework.core.env.SystemEnvironmentPropertySource(
+                        "systemEnvironment", java.util.Map.of("BOUNDED_UPLOAD_CACHE", "/tmp/cache"))))
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     private void start(String... args) {
         start(App.class, args);
     }

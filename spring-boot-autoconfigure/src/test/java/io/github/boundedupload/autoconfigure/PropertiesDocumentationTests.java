@@ -76,6 +76,13 @@ class PropertiesDocumentationTests {
         assertThat(Files.readString(file)).as(STALE).isEqualTo(expected);
     }
 
+    /** The keys UnknownPropertiesCheck knows are exactly those of the configuration metadata. */
+    @Test
+    void theUnknownKeysCheckKnowsEveryPropertyOfTheMetadata() throws IOException {
+        assertThat(UnknownPropertiesCheck.KEYS).containsExactlyInAnyOrderElementsOf(
+                properties().stream().map(property -> (String) property.get("name")).toList());
+    }
+
     /** The README keeps its own text; only the marked region is the generated table. */
     @Test
     void theReadmeTableIsMadeFromTheMetadata() throws IOException {

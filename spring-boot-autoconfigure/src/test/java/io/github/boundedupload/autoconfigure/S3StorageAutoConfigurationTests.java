@@ -32,15 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.AwsRegionProvider;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -367,11 +372,11 @@ class S3StorageAutoConfigurationTests {
     void clientCustomizersChangeTheClientBuiltFromThePropertiesAfterThem() {
         List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
         runner().withPropertyValues("bounded-upload.s3.retry-mode=standard")
-                .withBean("second", S3ClientCustomizer.class, () -> builder -> {
+                .withBean("second", BoundedUploadS3ClientCustomizer.class, () -> builder -> {
                     calls.add("second");
                     builder.overrideConfiguration(o -> o.retryStrategy(RetryMode.ADAPTIVE_V2));
                 })
-                .withBean(S3ClientCustomizer.class, () -> builder -> calls.add("first:" + builder.getClass()
+                .withBean(BoundedUploadS3ClientCustomizer.class, () -> builder -> calls.add("first:" + builder.getClass()
                         .getSimpleName()))
                 .run(context -> {
                     assertThat(context.getBean(S3AsyncFileUploader.class).client().serviceClientConfiguration()
@@ -380,7 +385,7 @@ class S3StorageAutoConfigurationTests {
                 });
         // Not applied to a client of the application's.
         List<String> none = new java.util.concurrent.CopyOnWriteArrayList<>();
-        optionsRunner().withBean(S3ClientCustomizer.class, () -> builder -> none.add("called"))
+        optionsRunner().withBean(BoundedUploadS3ClientCustomizer.class, () -> builder -> none.add("called"))
                 .run(context -> assertThat(none).isEmpty());
     }
 
@@ -483,6 +488,56 @@ class S3StorageAutoConfigurationTests {
             assertThat(client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join()
                     .accessKeyId()).isNotEqualTo("DETAILSKEY");
         });
+    }
+
+    /**
+     * A client built here takes what Spring Cloud AWS gives every client of its own: the AwsCredentialsProvider and
+     * AwsRegionProvider beans and spring.cloud.aws.endpoint (the real application test, with Spring Cloud AWS's
+     * auto-configurations, is the starter's SpringCloudAwsApplicationIT).
+     */
+    @Test
+    void springCloudAwsProvidersAndEndpointReachAClientBuiltHere() {
+        AwsCredentialsProvider credentials = StaticCredentialsProvider.create(
+                AwsBasicCredentials.create("PROVIDERKEY", "provider-secret"));
+        springCloudAwsRunner().withBean(AwsCredentialsProvider.class, () -> credentials)
+                .withPropertyValues("spring.cloud.aws.s3.path-style-access-enabled=true",
+                        "bounded-upload.s3.location=presigned")
+                .run(context -> {
+                    S3AsyncClient client = assertBuiltClient(context, Region.AP_SOUTHEAST_2, "http://127.0.0.1:3");
+                    assertThat(client.serviceClientConfiguration().credentialsProvider().resolveIdentity().join()
+                            .accessKeyId()).isEqualTo("PROVIDERKEY");
+                    assertThat(client.utilities().getUrl(b -> b.bucket(BUCKET).key("k")).toString())
+                            .as("path-style access").isEqualTo("http://127.0.0.1:3/" + BUCKET + "/k");
+                    String url = context.getBean(S3Connection.class).presigner()
+                            .presignGetObject(p -> p.signatureDuration(Duration.ofMinutes(5))
+                                    .getObjectRequest(g -> g.bucket(BUCKET).key("k")))
+                            .url().toString();
+                    assertThat(url).startsWith("http://127.0.0.1:3/" + BUCKET + "/k?")
+                            .contains("X-Amz-Credential=PROVIDERKEY%2F").contains("%2Fap-southeast-2%2Fs3%2F");
+                });
+        // The more specific wins: bounded-upload.s3.* over spring.cloud.aws.s3.*, over spring.cloud.aws.endpoint and
+        // the region provider.
+        springCloudAwsRunner().withPropertyValues("spring.cloud.aws.s3.endpoint=http://127.0.0.1:4",
+                "spring.cloud.aws.s3.region=sa-east-1")
+                .run(context -> assertBuiltClient(context, Region.SA_EAST_1, "http://127.0.0.1:4"));
+        springCloudAwsRunner().withPropertyValues("spring.cloud.aws.s3.endpoint=http://127.0.0.1:4",
+                "spring.cloud.aws.s3.region=sa-east-1", "bounded-upload.s3.endpoint=" + NOWHERE,
+                "bounded-upload.s3.region=us-east-1")
+                .run(context -> assertBuiltClient(context, Region.US_EAST_1, NOWHERE));
+    }
+
+    /** A bucket, Spring Cloud AWS's endpoint and a region provider (as its auto-configuration makes one). */
+    private static ApplicationContextRunner springCloudAwsRunner() {
+        return new ApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
+                .withBean(AwsRegionProvider.class, () -> () -> Region.AP_SOUTHEAST_2)
+                .withPropertyValues("bounded-upload.s3.bucket=" + BUCKET, "spring.cloud.aws.endpoint=http://127.0.0.1:3");
+    }
+
+    private static S3AsyncClient assertBuiltClient(ApplicationContext context, Region region, String endpoint) {
+        S3AsyncClient client = (S3AsyncClient) context.getBean(S3Connection.class).client();
+        assertThat(client.serviceClientConfiguration().region()).isEqualTo(region);
+        assertThat(client.serviceClientConfiguration().endpointOverride()).contains(URI.create(endpoint));
+        return client;
     }
 
     @Test

@@ -189,14 +189,27 @@ public final class S3TestServices {
     /**
      * A builder for the CRT-based non-blocking client (native HTTP stack, parts in parallel) of an endpoint, with
      * region, credentials and path-style access set. Building it needs {@code software.amazon.awssdk.crt:aws-crt} on
-     * the class path.
+     * the class path. Over HTTPS to a loopback address (the test servers' self-signed certificate), it trusts any
+     * certificate: its native TLS stack does not read the JVM's trust store.
      *
      * @param endpoint the endpoint
      * @return a new builder
      */
     public S3CrtAsyncClientBuilder s3CrtClientBuilder(URI endpoint) {
-        return S3AsyncClient.crtBuilder().region(REGION).credentialsProvider(CREDENTIALS).endpointOverride(endpoint)
-                .forcePathStyle(true);
+        S3CrtAsyncClientBuilder builder = S3AsyncClient.crtBuilder().region(REGION).credentialsProvider(CREDENTIALS)
+                .endpointOverride(endpoint).forcePathStyle(true);
+        if ("https".equals(endpoint.getScheme()) && isLoopback(endpoint)) {
+            builder.httpConfiguration(http -> http.trustAllCertificatesEnabled(true));
+        }
+        return builder;
+    }
+
+    private static boolean isLoopback(URI endpoint) {
+        try {
+            return java.net.InetAddress.getByName(endpoint.getHost()).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

@@ -28,12 +28,15 @@ public final class Headers {
         if (disposition == ContentDisposition.NONE) {
             return null;
         }
+        String type = disposition == ContentDisposition.INLINE ? "inline" : "attachment";
+        if (isPlainAscii(fileName)) {
+            return type + "; filename=\"" + fileName + '"'; // what the rest would make of it, without the copies
+        }
         String name = Normalizer.normalize(fileName, Normalizer.Form.NFC);
         StringBuilder ascii = new StringBuilder(name.length());
         name.codePoints().forEach(cp -> ascii.append(cp >= 0x20 && cp < 0x7f && cp != '"' && cp != '\\' && cp != '%'
                 ? (char) cp : '_'));
-        StringBuilder header = new StringBuilder(disposition == ContentDisposition.INLINE ? "inline" : "attachment")
-                .append("; filename=\"").append(ascii).append('"');
+        StringBuilder header = new StringBuilder(type).append("; filename=\"").append(ascii).append('"');
         if (!ascii.toString().equals(name)) {
             header.append("; filename*=UTF-8''");
             for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
@@ -48,6 +51,17 @@ public final class Headers {
         return header.toString();
     }
 
+    /** Printable ASCII without '"', '\\' and '%': a name that stands in the header as it is. */
+    private static boolean isPlainAscii(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '%') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** RFC 8187 attr-char: what may stand unencoded in an extended parameter value. */
     private static boolean isAttrChar(int c) {
         return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "!#$&+-.^_`|~".indexOf(c) >= 0;
@@ -60,6 +74,9 @@ public final class Headers {
      * words are encoded too, so that S3 does not decode them.
      */
     public static Map<String, String> metadata(Map<String, String> metadata) {
+        if (metadata.isEmpty()) {
+            return Map.of();
+        }
         Map<String, String> encoded = new LinkedHashMap<>();
         metadata.forEach((name, value) -> encoded.put(name, needsEncoding(value)
                 ? "=?UTF-8?B?" + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)) + "?="

@@ -2,6 +2,7 @@ package io.github.boundedupload.s3.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,8 @@ final class PayloadStreams {
      * early, and, for whole content, when it goes on past its length.
      */
     static final class Tracked extends InputStream {
+        private static final int TRANSFER_BUFFER = 16 * 1024;
+
         private final InputStream in;
         private final Sent.Attempt attempt;
         private final boolean strictEnd;
@@ -64,6 +67,20 @@ final class PayloadStreams {
             }
             attempt.add(buffer, offset, read);
             return read;
+        }
+
+        /**
+         * In buffers of at most the JDK's 16 KiB, and no larger than what is left: a small body (an attachment of a
+         * few KiB held in memory) is not copied through a buffer many times its size.
+         */
+        @Override
+        public long transferTo(OutputStream out) throws IOException {
+            byte[] buffer = new byte[(int) Math.min(TRANSFER_BUFFER, left + 1)];
+            long transferred = 0;
+            for (int n; (n = read(buffer, 0, buffer.length)) >= 0; transferred += n) {
+                out.write(buffer, 0, n);
+            }
+            return transferred;
         }
 
         @Override

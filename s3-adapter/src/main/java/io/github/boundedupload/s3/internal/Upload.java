@@ -80,8 +80,7 @@ final class Upload {
         if (deadline == null) {
             return null;
         }
-        long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-        return AwsRequestOverrideConfiguration.builder().apiCallTimeout(Duration.ofMillis(left)).build();
+        return settings.callTimeout(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
     }
 
     /**

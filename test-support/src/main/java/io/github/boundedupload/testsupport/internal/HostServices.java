@@ -64,7 +64,7 @@ public final class HostServices implements Services {
 
             @Override
             public URI endpoint(String actualListen) {
-                return URI.create("http://" + actualListen);
+                return URI.create(s3Endpoint.getScheme() + "://" + actualListen); // a TCP proxy: TLS passes through
             }
 
             @Override

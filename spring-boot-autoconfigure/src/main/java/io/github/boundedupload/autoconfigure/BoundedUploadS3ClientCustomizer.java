@@ -8,15 +8,19 @@ import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
  * applied in {@link org.springframework.core.annotation.Order @Order} order, after the properties. Not applied to a
  * client bean of the application's, which the starter uses as it is.
  *
+ * <p>Named apart from Spring Cloud AWS's {@code io.awspring.cloud.autoconfigure.s3.S3ClientCustomizer}, which
+ * customizes Spring Cloud AWS's own {@code S3Client} (and which the starter then uses as it is): an application with
+ * both imports each under its own name, and a bean of one is never taken for the other.
+ *
  * <pre>{@code
  * @Bean
- * S3ClientCustomizer callTimeouts() {
+ * BoundedUploadS3ClientCustomizer callTimeouts() {
  *     return builder -> builder.overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofSeconds(30)));
  * }
  * }</pre>
  */
 @FunctionalInterface
-public interface S3ClientCustomizer {
+public interface BoundedUploadS3ClientCustomizer {
 
     /**
      * Changes the builder before the client is built.

@@ -1,0 +1,85 @@
+package io.github.boundedupload.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import one.profiler.AsyncProfiler;
+
+/**
+ * Where the CPU and the allocations of one upload go, in steady state: scenario B's batch (1,344 files of 256 KiB,
+ * 50 ms away) uploaded by one strategy, after a warm-up long enough for C2 to have compiled the per-request code, with
+ * async-profiler sampling the measured runs only (CPU first, then allocation). Prints the time and CPU per upload of
+ * every run and a {@link Breakdown} of the samples, and keeps the collapsed stacks.
+ *
+ * <pre>
+ * ProfileUploads STRATEGY [warmUpUploads [runs]]      (the environment of scripts/benchmark.sh: one S3 server, Toxiproxy)
+ * </pre>
+ *
+ * {@code scripts/profile.sh} runs it; {@code docs/performance.md} has what it found.
+ */
+public final class ProfileUploads {
+
+    private ProfileUploads() {
+    }
+
+    /**
+     * Profiles one strategy.
+     *
+     * @param args the strategy ({@link StrategyKind} name), the uploads to warm up with (default 20,000), the measured
+     *     runs of each kind of sample (default 3)
+     * @throws Exception when the strategy or the profiler fails
+     */
+    public static void main(String[] args) throws Exception {
+        StrategyKind kind = StrategyKind.valueOf(args[0]);
+        int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        Path out = Path.of("benchmarks", "target", "profile");
+        Files.createDirectories(out);
+        Scale scale = Scale.FULL;
+        List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
+        AsyncProfiler profiler = AsyncProfiler.getInstance();
+        try (S3Target target = S3Target.behindLatency("profile", Scenario.B_LATENCY);
+                Strategy strategy = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
+            List<Item> warm = files.subList(0, 200);
+            int rounds = Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), warmUp, java.time.Duration
+                    .ofMinutes(3), target::empty);
+            System.out.printf(Locale.ROOT, "%s: warmed up with %d uploads%n", kind, rounds * warm.size());
+            for (String event : List.of("cpu", "alloc")) {
+                Path stacks = out.resolve(kind.name().toLowerCase(Locale.ROOT) + "-" + event + ".collapsed");
+                Meter meter = new Meter();
+                long cpu = 0;
+                long jit = 0;
+                long allocated = 0;
+                int uploads = 0;
+                for (int run = 1; run <= runs; run++) {
+                    List<Item> items = Runs.keyed(files, event + "-" + run);
+                    meter.start();
+                    // Only the batch is sampled: not the meter's collections, not the clean-up of the bucket.
+                    profiler.execute(run == 1 ? "start,event=" + event + (event.equals("cpu") ? ",interval=1ms"
+                            : ",total") : "resume");
+                    long start = System.nanoTime();
+                    strategy.upload(items);
+                    long took = System.nanoTime() - start;
+                    profiler.execute("stop");
+                    Meter.Usage usage = meter.stop();
+                    cpu += usage.cpuNanos();
+                    jit += usage.jitCpuNanos();
+                    allocated += usage.allocatedBytes();
+                    uploads += items.size();
+                    System.out.printf(Locale.ROOT, "%s %s run %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms)%n",
+                            kind, event, run, took / 1e9, (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3
+                                    / items.size(), usage.jitCpuNanos() / 1e6);
+                    target.empty();
+                }
+                profiler.execute("dump,collapsed,file=" + stacks);
+                Breakdown breakdown = Breakdown.read(stacks);
+                System.out.println(event.equals("cpu")
+                        ? breakdown.table("CPU per upload, us", (cpu - jit) / 1e3 / uploads)
+                        : breakdown.table("allocated per upload, KiB", allocated / 1024.0 / uploads));
+            }
+        }
+        System.exit(0);
+    }
+
+}
