@@ -1,6 +1,6 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -149,7 +149,7 @@ public final class Attachment {
 
     @Override
     public String toString() {
-        return "Attachment[" + Names.quote(fileName) + ", " + content + "]";
+        return "Attachment[" + SafeText.quote(fileName) + ", " + content + "]";
     }
 
     /** Builds an {@link Attachment}. Not thread-safe. */

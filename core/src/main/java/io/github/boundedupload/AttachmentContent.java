@@ -1,6 +1,5 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.PublisherInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -68,12 +68,12 @@ public class BatchFailedException extends UploadException {
         if (failed.isEmpty()) {
             Throwable reason = firstFailure(result);
             message.append("the batch of ").append(result.size()).append(" was stopped before it completed")
-                    .append(reason == null ? "" : " (" + Names.describe(reason) + ")");
+                    .append(reason == null ? "" : " (" + SafeText.describe(reason) + ")");
         } else {
             message.append(failed.size()).append(" of ").append(result.size())
                     .append(" attachments failed: ")
-                    .append(failed.stream().map(r -> Names.label(r.index(), r.attachment().fileName())
-                            + ": " + Names.describe(r.failure().orElseThrow())).collect(Collectors.joining("; ")));
+                    .append(failed.stream().map(r -> SafeText.label(r.index(), r.attachment().fileName())
+                            + ": " + SafeText.describe(r.failure().orElseThrow())).collect(Collectors.joining("; ")));
         }
         message.append(" (").append(cancelled).append(" cancelled, ").append(deleted).append(" deleted again)");
         if (notDeleted.isEmpty()) {

@@ -1,7 +1,6 @@
 package io.github.boundedupload;
 
 import io.github.boundedupload.internal.DefaultConcurrentAttachmentUploader;
-import io.github.boundedupload.internal.Storage;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadListener;
@@ -46,7 +45,7 @@ public interface ConcurrentAttachmentUploader extends AutoCloseable {
      * @return a new uploader; close it when done
      */
     static ConcurrentAttachmentUploader create(FileUploader storage, UploaderConfig config) {
-        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+        return DefaultConcurrentAttachmentUploader.create(storage, config);
     }
 
     /**
@@ -57,7 +56,7 @@ public interface ConcurrentAttachmentUploader extends AutoCloseable {
      * @return a new uploader; close it when done
      */
     static ConcurrentAttachmentUploader create(AsyncFileUploader storage, UploaderConfig config) {
-        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+        return DefaultConcurrentAttachmentUploader.create(storage, config);
     }
 
     /**

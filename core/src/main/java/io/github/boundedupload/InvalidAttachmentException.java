@@ -1,6 +1,6 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -103,7 +103,7 @@ public class InvalidAttachmentException extends UploadException {
             if (index < 0) {
                 return reason;
             }
-            return (fileName == null ? "file " + (index + 1) : Names.label(index, fileName)) + ": " + reason;
+            return (fileName == null ? "file " + (index + 1) : SafeText.label(index, fileName)) + ": " + reason;
         }
     }
 

@@ -1,6 +1,5 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.Names;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Objects;
@@ -35,7 +34,7 @@ public interface KeyStrategy {
      * @return the strategy
      */
     static KeyStrategy datedUuid(String prefix) {
-        String base = Names.prefix(prefix);
+        String base = KeyNames.prefix(prefix);
         Clock utc = Clock.systemUTC();
         return attachment -> {
             LocalDate day = LocalDate.now(utc);
@@ -52,7 +51,7 @@ public interface KeyStrategy {
      * @return the strategy
      */
     static KeyStrategy fileName(String prefix) {
-        String base = Names.prefix(prefix);
+        String base = KeyNames.prefix(prefix);
         return attachment -> base + sanitize(attachment.fileName());
     }
 
@@ -67,6 +66,6 @@ public interface KeyStrategy {
      * @return the sanitised name, never empty
      */
     static String sanitize(String fileName) {
-        return Names.sanitize(Objects.requireNonNull(fileName, "fileName"));
+        return KeyNames.sanitize(Objects.requireNonNull(fileName, "fileName"));
     }
 }

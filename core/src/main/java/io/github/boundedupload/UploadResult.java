@@ -1,6 +1,6 @@
 package io.github.boundedupload;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -157,7 +157,7 @@ public final class UploadResult {
 
     @Override
     public String toString() {
-        return Names.label(index, attachment.fileName()) + " " + status
-                + (failure == null ? "" : ": " + Names.describe(failure));
+        return SafeText.label(index, attachment.fileName()) + " " + status
+                + (failure == null ? "" : ": " + SafeText.describe(failure));
     }
 }

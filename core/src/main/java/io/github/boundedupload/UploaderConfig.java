@@ -727,17 +727,4 @@ public final class UploaderConfig {
             }
         }
     }
-
-    /**
-     * A setting of the builder has a value it does not allow: {@link io.github.boundedupload.InvalidSettingException},
-     * thrown by {@link Builder#build()} under this name too.
-     */
-    public static final class InvalidSettingException extends io.github.boundedupload.InvalidSettingException {
-
-        private static final long serialVersionUID = 1L;
-
-        InvalidSettingException(String setting, String value, String rule) {
-            super(setting, value, rule);
-        }
-    }
 }

@@ -67,7 +67,7 @@ class ExecutorTypeTest {
     @EnabledForJreRange(max = JRE.JAVA_20)
     void virtualThreadsAreRefusedClearlyWhereTheJvmHasNone() {
         assertThatThrownBy(() -> UploaderConfig.builder().executorType(ExecutorType.VIRTUAL).build())
-                .isInstanceOfSatisfying(UploaderConfig.InvalidSettingException.class, e -> {
+                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
                     assertThat(e.setting()).isEqualTo("executorType");
                     assertThat(e).hasMessageMatching("executorType must be AUTO or PLATFORM on Java \\d+ \\(VIRTUAL"
                             + " needs Java 21 or later\\), was VIRTUAL");

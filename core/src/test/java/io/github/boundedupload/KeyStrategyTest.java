@@ -3,7 +3,7 @@ package io.github.boundedupload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.Keys;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,13 +45,13 @@ class KeyStrategyTest {
         String name = letter.repeat(times) + ".png";
         String sanitized = KeyStrategy.sanitize(name);
 
-        assertThat(Names.utf8Length(sanitized)).isLessThanOrEqualTo(200);
+        assertThat(Keys.utf8Length(sanitized)).isLessThanOrEqualTo(200);
         assertThat(sanitized).endsWith(".png");
-        assertThat(Names.fileNameProblem(sanitized)).isNull();
+        assertThat(Keys.fileNameProblem(sanitized)).isNull();
         String stem = sanitized.substring(0, sanitized.length() - ".png".length());
         assertThat(stem).isNotEmpty().isEqualTo(letter.repeat(stem.length() / letter.length()));
         String key = KeyStrategy.datedUuid("attachments").keyFor(Attachment.of(name, new byte[0]));
-        assertThat(Names.keyProblem(key)).isNull();
+        assertThat(Keys.keyProblem(key)).isNull();
     }
 
     @Test

@@ -57,7 +57,7 @@ class UploaderConfigTest {
     @Test
     void theExceptionCarriesTheSettingTheValueAndTheRule() {
         assertThatThrownBy(() -> UploaderConfig.builder().maxConcurrentUploads(4).maxConcurrentUploadsPerBatch(8)
-                .build()).isInstanceOfSatisfying(UploaderConfig.InvalidSettingException.class, e -> {
+                .build()).isInstanceOfSatisfying(InvalidSettingException.class, e -> {
                     assertThat(e.setting()).isEqualTo("maxConcurrentUploadsPerBatch");
                     assertThat(e.value()).isEqualTo("8");
                     assertThat(e.allowed()).isEqualTo("from 1 to maxConcurrentUploads (4)");

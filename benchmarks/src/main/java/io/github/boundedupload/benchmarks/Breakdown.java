@@ -39,7 +39,9 @@ final class Breakdown {
                     + "Net\\.|EPoll|epoll|tcp_|__sys_"),
             part("HTTP client", "org/apache/hc|io/netty|awssdk/crt|awssdk/http/apache5|awssdk/http/nio"),
             part("SDK: marshalling, request signing, endpoints, retries, interceptors", "software/amazon/awssdk"),
-            part("this library: engine", "io/github/boundedupload/internal|io/github/boundedupload/[A-Z]"),
+            // The engine's helpers of the API and the SPI (a request's metered stream, safe text) are its too.
+            part("this library: engine", "io/github/boundedupload/internal|io/github/boundedupload/(spi|support)/"
+                    + "|io/github/boundedupload/[A-Z]"),
             part("this library: S3 adapter", "io/github/boundedupload/s3"),
             part("the benchmark's own (keys, batches, bucket clean-up)", "io/github/boundedupload/benchmarks"
                     + "|io/github/boundedupload/testsupport"),

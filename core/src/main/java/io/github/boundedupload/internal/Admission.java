@@ -2,15 +2,17 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.UploadException;
+import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
 
 /**
- * Whether a checked batch joins the queue, and what the {@link RejectionPolicy} does when it does not fit: one small
- * strategy per policy instead of branches (Netflix concurrency-limits' {@code BlockingLimiter.wrap} is the model:
- * waiting is a decorator of refusing). The queue holds uploads admitted and not started, and deletes waiting for their
- * next try; a batch is admitted whole or not at all. Runs under the engine's lock.
+ * Whether a checked batch joins the queue, and what the {@link RejectionPolicy} does when it does not fit: a switch
+ * over the policy, where {@code BLOCK} waits for space (the lock free meanwhile) and then refuses like {@code ABORT},
+ * and {@code CALLER_RUNS} hands the batch to its submitting thread. The queue is the dispatcher's count of uploads
+ * admitted and not started and deletes waiting for their next try; a batch is admitted whole or not at all. Runs
+ * under the dispatcher's lock. Changes when a rejection policy is added or behaves otherwise.
  */
-abstract class Admission {
+final class Admission {
 
     /** What becomes of a batch. */
     enum Verdict {
@@ -22,66 +24,49 @@ abstract class Admission {
         REFUSED
     }
 
-    final Engine engine;
+    private final Engine engine;
 
-    private Admission(Engine engine) {
+    Admission(Engine engine) {
         this.engine = engine;
     }
 
-    static Admission of(Engine engine) {
+    /**
+     * Under the lock: the verdict for a batch of {@code size} submitted at {@code submitted} (System.nanoTime).
+     *
+     * @throws UploaderClosedException when the uploader is closed
+     */
+    Verdict admit(int size, long submitted) {
+        Verdict verdict = fits(size) ? Verdict.QUEUED : whenFull(size, submitted);
+        if (engine.closed) {
+            throw new UploaderClosedException(engine.name, "it takes no new batch");
+        }
+        return verdict;
+    }
+
+    private Verdict whenFull(int size, long submitted) {
         switch (engine.config.rejectionPolicy()) {
             case CALLER_RUNS:
-                return new Admission(engine) {
-                    @Override
-                    Verdict whenFull(int size, long submitted) {
-                        return Verdict.ON_CALLER;
-                    }
-                };
+                return Verdict.ON_CALLER;
             case BLOCK:
-                return new Admission(engine) {
-                    @Override
-                    Verdict whenFull(int size, long submitted) {
-                        return awaitSpace(size, submitted) ? Verdict.QUEUED : Verdict.REFUSED;
-                    }
-                };
+                return awaitSpace(size, submitted) ? Verdict.QUEUED : Verdict.REFUSED;
             default:
-                return new Admission(engine) {
-                    @Override
-                    Verdict whenFull(int size, long submitted) {
-                        return Verdict.REFUSED;
-                    }
-                };
+                return Verdict.REFUSED;
         }
     }
 
-    /** Under the lock: the verdict for a batch of {@code size} submitted at {@code submitted} (System.nanoTime). */
-    final Verdict admit(int size, long submitted) {
-        return engine.closed || fits(size) ? Verdict.QUEUED : whenFull(size, submitted);
-    }
-
-    /** The batch does not fit now. */
-    abstract Verdict whenFull(int size, long submitted);
-
-    final boolean fits(int size) {
-        return engine.queued + size <= engine.config.maxQueuedUploads();
+    private boolean fits(int size) {
+        return engine.closed || engine.dispatcher.queued() + size <= engine.config.maxQueuedUploads();
     }
 
     /**
-     * Waits for queue space, releasing the lock meanwhile, for at most the block timeout or the batch timeout,
-     * whichever is shorter (a batch cannot wait longer than it may take in all); {@code false} when none came.
+     * Waits for queue space, for at most the block timeout or the batch timeout, whichever is shorter (a batch cannot
+     * wait longer than it may take in all); {@code false} when none came.
      */
-    final boolean awaitSpace(int size, long submitted) {
+    private boolean awaitSpace(int size, long submitted) {
         UploaderConfig config = engine.config;
         long deadline = submitted + Math.min(config.blockTimeout().toNanos(), config.batchTimeout().toNanos());
         try {
-            while (!fits(size) && !engine.closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                engine.changed.awaitNanos(left);
-            }
-            return true;
+            return engine.dispatcher.awaitLocked(() -> fits(size), deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UploadException("interrupted while waiting for queue space; nothing was started", e);

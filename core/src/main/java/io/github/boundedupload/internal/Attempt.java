@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #signal()} (what non-blocking storages watch, see {@code UploadRequest.cancellation()}) and interrupts the
  * thread of a blocking call while it runs; the call then ends when the storage has stopped and cleaned up, never
  * earlier. A cancel that arrives before the call starts prevents it. {@link #forceCancel()} is for a storage that did
- * not stop in time.
+ * not stop in time. Changes when the way a call is cancelled changes.
  */
 final class Attempt {
 

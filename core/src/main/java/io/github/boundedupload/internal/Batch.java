@@ -1,10 +1,8 @@
 package io.github.boundedupload.internal;
 
-import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
@@ -14,108 +12,99 @@ import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
-import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One batch: its checked input, a cursor that offers at most {@code maxConcurrentUploadsPerBatch} uploads at a time
- * to the {@link Dispatcher}, every attachment's result, and the failure policy: under
- * {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the batch and rolls it back ({@link Policy}).
+ * One batch: its {@link Upload}s, a window that offers at most {@code maxConcurrentUploadsPerBatch} of them at a time
+ * to the {@link Dispatcher}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
+ * batch and rolls it back ({@link Policy}). Changes when what happens to a batch as a whole changes.
  *
- * <p>A batch <em>finishes</em> (its future completes) when every attachment has a result and the first try of each
- * rollback delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
- * retried, calls given up on that have not returned). Its keys stay its own until then. State is guarded by the
- * engine's lock unless marked otherwise.
+ * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each rollback
+ * delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being retried,
+ * calls given up on that have not returned). Its keys stay its own until then. Work over every upload (skipping those a
+ * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
+ * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
  */
 final class Batch {
 
-    private static final Runnable WAKE_UP = () -> { };
-
     final Engine engine;
     final BatchEvent event;
-    final List<Attachment> attachments;
-    final String[] keys;
-    final long[] weights;
-    final long[] lengths;
-    final int size;
+    private final Upload[] uploads;
     final ContextPropagator.Captured context;
     final long submitted;
     final boolean callerRuns;
     final Executor runOn;
-    private final int window;
-    private final @Nullable LinkedBlockingQueue<Runnable> callerQueue;
+    private final @Nullable CallerRuns caller;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
     /** The uploader's listeners, and the batch's own after them. */
     final UploadListener listener;
     /** The batch in the journal, if the uploader has one. */
-    private final UploadJournal.@Nullable Entry journal;
+    private final @Nullable JournalRecord journal;
     /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link #keep()}), on its own thread. */
     private final boolean keepOnCaller;
+    /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
+    private final long deadline;
     /** Once finished: the keys the result keeps, or null when it keeps nothing. */
     private volatile @Nullable List<String> kept;
-    /** Whether a rollback delete was given up: the journal must then remove the batch's keys itself. */
-    boolean deletesAbandoned;
-    // Guarded by the engine's lock:
-    private final UploadResult[] results;
-    private final Attempt.@Nullable Cancel[] cancels;
-    /** The calls of attachments offered to the dispatcher and not yet ended, by index; {@link #liveCount} of them. */
-    private final @Nullable UploadCall[] live;
+    private volatile boolean finished;
+    // Guarded by the dispatcher's lock:
+    /** The uploads offered to the dispatcher and not ended, {@link #liveCount} of them, in no order. */
+    private final Upload[] live;
     private int liveCount;
+    /** The window's cursor: uploads before it were offered, or skipped by a stop. */
     private int next;
-    private int open;
+    /** How many uploads were ever offered: those a rollback or the release of keys must look at. */
+    private int offered;
+    /** Whole-batch work running in slices; the batch does not finish before it is done. */
+    private int slicing;
+    /** Uploads whose result says stored now. */
+    private int stored;
     /** First tries of rollback deletes the batch waits for before it finishes. */
     int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
     int background;
+    /** Whether a rollback delete was given up: the journal must then remove the batch's keys itself. */
+    boolean deletesAbandoned;
     private boolean stopped;
     private boolean rollback;
-    private volatile boolean finished;
     private boolean settled;
-    /** The attachment whose failure stopped the batch (or failed first): its failure is the exception's cause. */
-    private int firstFailure = -1;
-    /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
-    private final long deadline;
+    /** Whether the finished batch keeps what it stored (in the journal): then it is not forgotten when settled. */
+    private boolean keeps;
+    /** The upload whose failure stopped the batch (or failed first): its failure is the exception's cause. */
+    private @Nullable Upload firstFailure;
     private boolean deadlineFired;
 
-    Batch(Engine engine, BatchEvent event, BatchCheck checked, ContextPropagator.Captured context, long submitted,
-            boolean callerRuns, UploadJournal.@Nullable Entry journal, boolean keepOnCaller, UploadListener listener) {
+    /** Outside the lock: the batch and its uploads, not yet admitted. */
+    Batch(Engine engine, BatchEvent event, List<BatchCheck.Checked> checked, ContextPropagator.Captured context,
+            long submitted, boolean callerRuns, @Nullable JournalRecord journal, boolean keepOnCaller,
+            UploadListener listener) {
         this.engine = engine;
-        this.listener = listener;
-        this.journal = journal;
-        this.keepOnCaller = keepOnCaller;
         this.event = event;
-        this.attachments = checked.attachments;
-        this.keys = checked.keys;
-        this.weights = checked.weights;
-        this.lengths = checked.lengths;
-        this.size = attachments.size();
-        this.results = new UploadResult[size];
-        this.cancels = new Attempt.Cancel[size];
-        this.live = new UploadCall[size];
         this.context = context;
         this.submitted = submitted;
         this.callerRuns = callerRuns;
-        // On the caller, one after another; in the pool, up to the per-batch bound at once.
-        this.window = callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch();
-        LinkedBlockingQueue<Runnable> queue = callerRuns ? new LinkedBlockingQueue<>() : null;
-        this.callerQueue = queue;
-        this.runOn = queue != null ? queue::add : engine.executor;
+        this.journal = journal;
+        this.keepOnCaller = keepOnCaller;
+        this.listener = listener;
         this.deadline = submitted + engine.config.batchTimeout().toNanos();
-    }
-
-    UploadEvent event(int index) {
-        return new UploadEvent(event, index, attachments.get(index), keys[index]);
+        this.caller = callerRuns ? new CallerRuns() : null;
+        this.runOn = caller != null ? caller : engine.executor;
+        this.uploads = new Upload[checked.size()];
+        for (int i = 0; i < uploads.length; i++) {
+            uploads[i] = new Upload(this, i, checked.get(i));
+        }
+        // On the caller, one after another; in the pool, up to the per-batch bound at once.
+        this.live = new Upload[Math.min(uploads.length, callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch())];
     }
 
     /** Whether the batch's future is complete (readable outside the lock). */
@@ -123,44 +112,43 @@ final class Batch {
         return finished;
     }
 
-    /** The calls offered and not ended: a new list. */
-    List<UploadCall> liveCalls() {
-        List<UploadCall> calls = new ArrayList<>(liveCount);
-        for (int i = 0; i < next && calls.size() < liveCount; i++) {
-            if (live[i] != null) {
-                calls.add(live[i]);
-            }
-        }
-        return calls;
-    }
-
-    /** Admits the batch: its uploads are queued, its deadline runs. */
-    void admit(Effects effects) {
+    /** Under the lock: the batch runs; unless it runs on its caller, its uploads take their places in the queue. */
+    void admit(boolean placesTaken, Effects effects) {
         engine.running.add(this);
-        if (!callerRuns) {
-            engine.queued += size;
+        if (!callerRuns && !placesTaken) {
+            engine.dispatcher.addQueued(uploads.length);
         }
-        effects.add(() -> Engine.inContext(context, () -> listener.batchStarted(event)));
+        effects.add(() -> InContext.run(context, () -> listener.batchStarted(event)));
         engine.sweep.start();
         fill();
-        engine.dispatcher.dispatch(effects);
     }
 
-    /** Offers the batch's next attachments to the dispatcher, up to its window. */
-    void fill() {
-        while (!stopped && open < window && next < size) {
-            int index = next++;
-            UploadCall call = new UploadCall(engine, this, index);
-            open++;
-            live[index] = call;
-            liveCount++;
-            engine.dispatcher.enqueue(call);
+    /** Offers the batch's next uploads to the dispatcher, up to its window. */
+    private void fill() {
+        while (!stopped && liveCount < live.length && next < uploads.length) {
+            Upload upload = uploads[next++];
+            offered = next;
+            upload.liveSlot = liveCount;
+            live[liveCount++] = upload;
+            engine.dispatcher.enqueue(upload);
+        }
+    }
+
+    private void removeLive(Upload upload) {
+        int slot = upload.liveSlot;
+        if (slot >= 0) {
+            Upload last = live[--liveCount];
+            live[slot] = last;
+            last.liveSlot = slot;
+            live[liveCount] = null;
+            upload.liveSlot = -1;
         }
     }
 
     /**
-     * Stops the batch: attachments not started end at once with {@code status} and the reason for them; running ones
-     * are cancelled; with {@code rollback}, what is stored is deleted again. Stopping again can only add the rollback.
+     * Stops the batch: uploads not started end at once with {@code status} and the reason for them; running ones are
+     * cancelled; with {@code rollback}, what is stored is deleted again. Stopping again can only add the rollback.
+     * Under the lock, whatever the batch's size: the uploads it leaves are skipped in slices.
      */
     void stop(IntFunction<Throwable> reasons, Status status, boolean rollback, Effects effects) {
         if (finished) {
@@ -168,93 +156,125 @@ final class Batch {
         }
         if (!stopped) {
             stopped = true;
-            for (int i = next; i < size; i++) {
-                skip(i, reasons.apply(i), status, effects);
+            int from = next;
+            next = uploads.length;
+            if (!callerRuns) {
+                engine.dispatcher.removeQueued(uploads.length - from); // never offered: they will never start
             }
-            next = size;
-            for (UploadCall call : liveCalls()) {
-                Throwable reason = reasons.apply(call.index);
-                if (call.permit || call.abandoned) {
-                    effects.add(() -> call.cancel(reason, status));
+            // Backwards: taking one out of the list moves the last one, already seen, into its place.
+            for (int i = liveCount - 1; i >= 0; i--) {
+                Upload upload = live[i];
+                Throwable reason = reasons.apply(upload.index);
+                if (upload.permit || upload.abandoned) {
+                    effects.add(() -> upload.cancel(reason, status));
                 } else {
-                    engine.dispatcher.remove(call);
-                    open--;
-                    live[call.index] = null;
-                    liveCount--;
-                    skip(call.index, reason, status, effects);
+                    engine.dispatcher.remove(upload);
+                    removeLive(upload);
+                    skip(upload, reason, status, effects);
                 }
             }
+            inSlices(from, uploads.length, (upload, slice) -> skip(upload, reasons.apply(upload.index), status,
+                    slice), effects);
         }
         if (rollback && !this.rollback) {
             this.rollback = true;
-            for (int i = 0; i < size; i++) {
-                if (results[i] != null && Engine.mustDelete(results[i])) {
-                    engine.rollbacks.start(this, i, results[i].storedObject().orElse(null), true, effects);
+            inSlices(0, offered, (upload, slice) -> {
+                UploadResult result = upload.result;
+                if (result != null && !upload.rollingBack && Rollbacks.mustDelete(result)) {
+                    upload.rollingBack = true;
+                    engine.rollbacks.start(upload, result.storedObject().orElse(null), true, slice);
                 }
-            }
+            }, effects);
         }
-        engine.dispatcher.dispatch(effects);
         checkDone(effects);
     }
 
-    private void skip(int index, Throwable reason, Status status, Effects effects) {
-        results[index] = UploadResult.notStored(index, attachments.get(index), keys[index], status, reason);
-        if (!callerRuns) {
-            engine.queued--;
-        }
-        UploadEvent upload = event(index);
-        effects.add(() -> Engine.inContext(context, () -> listener.uploadSkipped(upload, reason)));
+    /** Per-upload work of a whole-batch step. */
+    @FunctionalInterface
+    private interface EachUpload {
+        void accept(Upload upload, Effects effects);
     }
 
-    /** An upload ended (or was given up on): its result; a failure may stop the batch. */
-    void record(UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
-        int index = result.index();
-        results[index] = result;
-        cancels[index] = cancel;
-        open--;
-        if (live[index] != null) {
-            live[index] = null;
-            liveCount--;
+    /** Runs {@code each} over the uploads from {@code from} to {@code to} in slices; the batch waits for the last. */
+    private void inSlices(int from, int to, EachUpload each, Effects effects) {
+        if (from >= to) {
+            return;
+        }
+        slicing++;
+        int[] cursor = {from};
+        engine.dispatcher.inSlices(slice -> {
+            int end = Math.min(to, cursor[0] + Dispatcher.SLICE);
+            for (int i = cursor[0]; i < end; i++) {
+                each.accept(uploads[i], slice);
+            }
+            cursor[0] = end;
+            if (end < to) {
+                return true;
+            }
+            slicing--;
+            checkDone(slice);
+            return false;
+        }, effects);
+    }
+
+    private void skip(Upload upload, Throwable reason, Status status, Effects effects) {
+        upload.result = UploadResult.notStored(upload.index, upload.attachment, upload.key, status, reason);
+        UploadEvent skipped = upload.event();
+        effects.add(() -> InContext.run(context, () -> listener.uploadSkipped(skipped, reason)));
+    }
+
+    /** Records an upload's result (answered, or given up on); a failure may stop the batch; the window moves on. */
+    void record(Upload upload, UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
+        upload.result = result;
+        upload.cancel = cancel;
+        removeLive(upload);
+        if (result.isStored()) {
+            stored++;
         }
         // A failure because the batch was stopped (not a timeout of its own) is not a real failure.
         boolean real = result.status() == Status.FAILED && (cancel == null || cancel.status() == Status.FAILED);
-        if (real && firstFailure < 0) {
-            firstFailure = index;
+        if (real && firstFailure == null) {
+            firstFailure = upload;
         }
-        if (rollback && Engine.mustDelete(result)) {
-            engine.rollbacks.start(this, index, result.storedObject().orElse(null), true, effects);
+        if (rollback && Rollbacks.mustDelete(result)) {
+            upload.rollingBack = true;
+            engine.rollbacks.start(upload, result.storedObject().orElse(null), true, effects);
         } else if (real && engine.policy.stopsOnFailure() && !stopped) {
-            CancellationException reason = new CancellationException("cancelled because #" + index + " "
-                    + Names.quote(result.attachment().fileName()) + " failed");
+            CancellationException reason = new CancellationException("cancelled because #" + upload.index + " "
+                    + SafeText.quote(upload.attachment.fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
         }
+        fill();
+        checkDone(effects);
     }
 
     /** A rollback delete was confirmed: the result says so, if the batch has not reported yet. */
-    void deleted(int index, @Nullable StoredObject stored, Effects effects) {
-        UploadResult result = results[index];
+    void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
+        UploadResult result = upload.result;
         if (!finished && result != null) {
-            Attempt.Cancel cancel = cancels[index];
+            Attempt.Cancel cancel = upload.cancel;
             if (result.isStored()) {
-                results[index] = result.deleted();
+                upload.result = result.deleted();
+                stored--;
             } else if (result.status() == Status.FAILED && cancel != null
                     && !(result.failure().orElse(null) instanceof UploadStuckException)) {
                 // Stopped by the cancel, and what it may have left is gone now: as the cancel says. (A call that is
                 // stuck stays failed: it may still store, and the user should hear that it got stuck.)
-                results[index] = UploadResult.notStored(index, result.attachment(), result.key(), cancel.status(),
+                upload.result = UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
                         cancel.reason());
             }
         }
-        if (stored != null) {
-            UploadEvent upload = event(index);
-            effects.add(() -> Engine.inContext(context, () -> listener.uploadRolledBack(upload, stored, null)));
+        if (deleted != null) {
+            UploadEvent event = upload.event();
+            effects.add(() -> InContext.run(context, () -> listener.uploadRolledBack(event, deleted, null)));
         }
     }
 
     /** The first try of a rollback delete failed: the batch's result says why the object is still there. */
-    void notDeleted(int index, Throwable failure) {
-        if (!finished && results[index] != null) {
-            results[index].failure().ifPresent(f -> {
+    void notDeleted(Upload upload, Throwable failure) {
+        UploadResult result = upload.result;
+        if (!finished && result != null) {
+            result.failure().ifPresent(f -> {
                 if (f != failure) {
                     f.addSuppressed(failure);
                 }
@@ -262,53 +282,36 @@ final class Batch {
         }
     }
 
-    /** Finishes the batch once every attachment has a result and no awaited delete runs. */
+    /** Finishes the batch once every upload has a result, no slice is left and no awaited delete runs. */
     void checkDone(Effects effects) {
-        if (finished || awaitedDeletes > 0 || next < size || liveCount > 0) {
+        if (finished || awaitedDeletes > 0 || next < uploads.length || liveCount > 0 || slicing > 0) {
             return;
         }
         finished = true;
         engine.running.remove(this);
-        engine.changed.signalAll();
-        BatchResult result = new BatchResult(Arrays.asList(results.clone()));
-        if (journal != null && !engine.policy.fails(result)) {
-            List<String> stored = new ArrayList<>();
-            result.storedObjects().forEach(object -> stored.add(object.key()));
-            kept = stored.isEmpty() ? null : List.copyOf(stored);
-        }
-        Throwable cause = firstFailure < 0 ? null : results[firstFailure].failure().orElse(null);
-        effects.add(() -> Engine.inContext(context, () -> complete(result, cause)));
+        engine.dispatcher.signalAll();
+        boolean fails = engine.policy.fails(stored, uploads.length);
+        keeps = journal != null && !fails && stored > 0;
+        Upload cause = firstFailure;
+        // Outside the lock: the results no longer change once the batch is finished.
+        effects.add(() -> InContext.run(context, () -> complete(fails, cause)));
         checkSettled(effects);
     }
 
-    /** Frees the batch's keys once nothing of it runs any more. */
+    /** Frees the batch's keys (in slices) once nothing of it runs any more. */
     void checkSettled(Effects effects) {
         if (!finished || settled || background > 0) {
             return;
         }
         settled = true;
-        UploadJournal.Entry entry = journal;
-        if (entry != null && kept == null) {
+        JournalRecord record = journal;
+        if (record != null && !keeps) {
             boolean confirmed = !deletesAbandoned;
-            effects.add(() -> forget(entry, event, confirmed ? null
+            effects.add(() -> record.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
-        engine.dispatcher.releaseKeys(this);
-        engine.dispatcher.dispatch(effects);
-        engine.changed.signalAll();
-    }
-
-    /**
-     * Tells the journal the batch keeps nothing: with a {@code failure} (a delete given up, or the batch never
-     * admitted after all), the journal removes its keys itself. Never throws: the journal's lease covers a failure.
-     */
-    static void forget(UploadJournal.Entry entry, BatchEvent event, @Nullable Throwable failure) {
-        try {
-            entry.settled(failure == null);
-        } catch (RuntimeException e) {
-            Engine.LOG.error("uploader '{}': could not settle {} in the upload journal; the journal removes its keys"
-                    + " when its lease ends: {}", event.uploaderName(), event, Names.describe(e));
-        }
+        inSlices(0, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
+        engine.dispatcher.signalAll();
     }
 
     /**
@@ -319,19 +322,24 @@ final class Batch {
      */
     void keep() {
         List<String> keys = kept;
-        UploadJournal.Entry entry = journal;
-        if (entry == null || keys == null) {
-            return;
-        }
-        try {
-            entry.keep(keys);
-        } catch (RuntimeException e) {
-            throw new UploadException(event + " stored its attachments, but the upload journal could not keep them,"
-                    + " so it removes them again: " + Names.describe(e), e);
+        JournalRecord record = journal;
+        if (record != null && keys != null) {
+            record.keep(keys);
         }
     }
 
-    private void complete(BatchResult result, @Nullable Throwable cause) {
+    private void complete(boolean fails, @Nullable Upload cause) {
+        List<UploadResult> results = new ArrayList<>(uploads.length);
+        List<String> keys = keeps ? new ArrayList<>() : null;
+        for (Upload upload : uploads) {
+            UploadResult result = Objects.requireNonNull(upload.result, "a finished batch has every result");
+            results.add(result);
+            if (keys != null && result.isStored()) {
+                keys.add(upload.key);
+            }
+        }
+        BatchResult result = new BatchResult(results);
+        kept = keys == null ? null : List.copyOf(keys);
         UploadException notKept = null;
         if (!keepOnCaller) {
             try {
@@ -343,18 +351,20 @@ final class Batch {
         listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
         if (notKept != null) {
             done.completeExceptionally(notKept);
-        } else if (engine.policy.fails(result)) {
-            done.completeExceptionally(new BatchFailedException(engine.name, result, cause));
+        } else if (fails) {
+            UploadResult first = cause == null ? null : cause.result;
+            done.completeExceptionally(new BatchFailedException(engine.name, result,
+                    first == null ? null : first.failure().orElse(null)));
         } else {
             done.complete(result);
         }
-        if (callerQueue != null) {
-            callerQueue.add(WAKE_UP);
+        if (caller != null) {
+            caller.wakeUp();
         }
     }
 
     /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */
-    boolean deadlinePassed(long now) {
+    boolean deadlineDue(long now) {
         if (!deadlineFired && now - deadline >= 0) {
             deadlineFired = true;
             return true;
@@ -362,46 +372,21 @@ final class Batch {
         return false;
     }
 
-    void deadlinePassed() {
-        Effects effects = new Effects();
-        engine.lock.lock();
-        try {
-            stop(i -> new UploadTimeoutException(Names.label(i, attachments.get(i).fileName())
-                            + " did not finish within the batch timeout of " + engine.config.batchTimeout()),
-                    Status.FAILED, engine.policy.rollsBackWhenStopped(), effects);
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
+    /** The batch timeout passed: what is not done fails, and under all-or-nothing what is stored is deleted. */
+    void timeOut() {
+        engine.dispatcher.run(effects -> stop(i -> new UploadTimeoutException(SafeText.label(i,
+                uploads[i].attachment.fileName()) + " did not finish within the batch timeout of "
+                + engine.config.batchTimeout()), Status.FAILED, engine.policy.rollsBackWhenStopped(), effects));
     }
 
     /** Stops the batch for the caller (its future was cancelled, its thread interrupted) and rolls it back. */
     void cancel(CancellationException reason) {
-        Effects effects = new Effects();
-        engine.lock.lock();
-        try {
-            stop(i -> reason, Status.CANCELLED, true, effects);
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
+        engine.dispatcher.run(effects -> stop(i -> reason, Status.CANCELLED, true, effects));
     }
 
-    /** {@link RejectionPolicy#CALLER_RUNS}: the submitting thread runs the batch's calls until it is done. */
+    /** {@link CallerRuns}: the submitting thread runs the batch's calls until it is done. */
     void drainOnCaller() {
-        LinkedBlockingQueue<Runnable> callerQueue = Objects.requireNonNull(this.callerQueue, "not a caller-runs batch");
-        boolean interrupted = false;
-        while (!done.isDone()) {
-            try {
-                callerQueue.take().run();
-            } catch (InterruptedException e) {
-                interrupted = true;
-                cancel(new CancellationException("the calling thread was interrupted"));
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Objects.requireNonNull(caller, "not a caller-runs batch").drain(done, this::cancel);
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.InvalidAttachmentException.Problem;
 import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.support.Keys;
+import io.github.boundedupload.support.SafeText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,35 +18,39 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks a whole batch before anything starts, and works out each attachment's key and its weight against the
- * bytes-in-flight bound. Reports every problem at once, each naming its attachment.
+ * Checks a whole batch before anything starts, and works out each attachment's key, its length and its weight against
+ * the bytes-in-flight bound. Reports every problem at once, each naming its attachment. Changes when what makes an
+ * attachment acceptable changes.
  */
 final class BatchCheck {
 
     /** S3's limit for all user metadata of one object. */
     static final int MAX_METADATA_BYTES = 2048;
+    private static final long UNREADABLE = -2;
     private static final Pattern METADATA_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
 
-    final List<Attachment> attachments;
-    final String[] keys;
-    final long[] weights;
-    /** The length each attachment had when checked (-1: unknown): what its upload must send, exactly. */
-    final long[] lengths;
-
-    private BatchCheck(List<Attachment> attachments, String[] keys, long[] weights, long[] lengths) {
-        this.attachments = attachments;
-        this.keys = keys;
-        this.weights = weights;
-        this.lengths = lengths;
+    /**
+     * An attachment that passed: its key, its weight against the bytes-in-flight bound, and the length it had when
+     * checked (-1: unknown), which its upload must send exactly.
+     */
+    record Checked(Attachment attachment, String key, long weight, long length) {
     }
 
-    static BatchCheck of(List<Attachment> input, UploaderConfig config) {
+    private BatchCheck() {
+    }
+
+    /**
+     * Checks the batch, in input order.
+     *
+     * @throws InvalidAttachmentException naming every attachment that is refused, and why
+     */
+    static List<Checked> of(List<Attachment> input, UploaderConfig config) {
         int size = input.size();
         if (size > config.maxAttachmentsPerBatch()) {
             throw new InvalidAttachmentException(List.of(new Problem(-1, null, Kind.TOO_MANY_ATTACHMENTS,
@@ -52,9 +58,7 @@ final class BatchCheck {
                             + " are taken at once")));
         }
         List<Attachment> attachments = new ArrayList<>(input); // a snapshot: later changes to the list do not matter
-        String[] keys = new String[size];
-        long[] weights = new long[size];
-        long[] lengths = new long[size];
+        List<Checked> checked = new ArrayList<>(size);
         List<Problem> problems = new ArrayList<>();
         Map<String, Integer> firstByKey = new HashMap<>();
         for (int i = 0; i < size; i++) {
@@ -64,69 +68,61 @@ final class BatchCheck {
                 continue;
             }
             @Nullable Kind kind = Kind.FILE_NAME;
-            String problem = Names.fileNameProblem(attachment.fileName());
+            String problem = Keys.fileNameProblem(attachment.fileName());
             if (problem == null) {
                 kind = Kind.METADATA;
                 problem = metadataProblem(attachment.metadata());
             }
+            // Asked once: a file's size may change, and the upload must send exactly what was checked here.
+            long length = problem == null ? length(attachment) : UNREADABLE;
             if (problem == null) {
-                kind = contentKind(attachment, config, lengths, i);
-                problem = kind == null ? null : contentProblem(kind, lengths[i], config);
+                kind = length == UNREADABLE ? Kind.UNREADABLE
+                        : length > config.maxAttachmentSize() ? Kind.TOO_LARGE : null;
+                problem = kind == null ? null : contentProblem(kind, length, config);
             }
+            String key = null;
             if (problem == null) {
                 kind = Kind.KEY;
                 try {
-                    keys[i] = attachment.key().orElseGet(() -> config.keyStrategy().keyFor(attachment));
-                    problem = keys[i] == null ? "the key strategy returned no key" : Names.keyProblem(keys[i]);
+                    key = attachment.key().orElseGet(() -> config.keyStrategy().keyFor(attachment));
+                    problem = key == null ? "the key strategy returned no key" : Keys.keyProblem(key);
                 } catch (RuntimeException e) {
-                    problem = "the key strategy failed: " + Names.describe(e);
+                    problem = "the key strategy failed: " + SafeText.describe(e);
                 }
             }
             if (problem == null) {
-                Integer first = firstByKey.putIfAbsent(keys[i], i);
+                Integer first = firstByKey.putIfAbsent(Objects.requireNonNull(key), i);
                 if (first != null) {
                     kind = Kind.DUPLICATE_KEY;
-                    problem = "its key " + Names.quote(keys[i]) + " is also the key of file " + (first + 1);
+                    problem = "its key " + SafeText.quote(key) + " is also the key of file " + (first + 1);
                 }
             }
-            if (problem != null && kind != null) {
-                problems.add(new Problem(i, attachment.fileName(), kind, problem));
+            if (problem != null) {
+                problems.add(new Problem(i, attachment.fileName(), Objects.requireNonNull(kind), problem));
                 continue;
             }
-            weights[i] = Math.min(lengths[i] >= 0 ? lengths[i] : config.maxAttachmentSize(),
-                    config.maxBytesInFlight());
+            long weight = Math.min(length >= 0 ? length : config.maxAttachmentSize(), config.maxBytesInFlight());
+            checked.add(new Checked(attachment, Objects.requireNonNull(key), weight, length));
         }
         if (!problems.isEmpty()) {
             throw new InvalidAttachmentException(problems);
         }
-        return new BatchCheck(attachments, keys, weights, lengths);
+        return checked;
     }
 
-    /**
-     * Why the content is refused ({@link Kind#UNREADABLE} or {@link Kind#TOO_LARGE}), or null; its length goes into
-     * {@code lengths[index]} (-1: unknown), asked once: a file's size may change, and the upload must send exactly
-     * what was checked here.
-     */
-    private static @Nullable Kind contentKind(Attachment attachment, UploaderConfig config, long[] lengths, int index) {
-        lengths[index] = -1;
+    /** The content's length (-1: unknown), or {@link #UNREADABLE} when its file or its length cannot be read. */
+    private static long length(Attachment attachment) {
         Path file = attachment.content().path().orElse(null);
-        OptionalLong length;
         try {
             if (file != null) {
                 // One stat for what it is and its size (not one each), then whether it may be read.
                 BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-                if (!attributes.isRegularFile() || !Files.isReadable(file)) {
-                    return Kind.UNREADABLE;
-                }
-                length = OptionalLong.of(attributes.size());
-            } else {
-                length = attachment.content().length();
+                return attributes.isRegularFile() && Files.isReadable(file) ? attributes.size() : UNREADABLE;
             }
+            return attachment.content().length().orElse(-1);
         } catch (IOException | UncheckedIOException e) {
-            return Kind.UNREADABLE;
+            return UNREADABLE;
         }
-        lengths[index] = length.orElse(-1);
-        return length.isPresent() && length.getAsLong() > config.maxAttachmentSize() ? Kind.TOO_LARGE : null;
     }
 
     private static String contentProblem(Kind kind, long length, UploaderConfig config) {
@@ -141,16 +137,16 @@ final class BatchCheck {
         for (Map.Entry<String, String> entry : metadata.entrySet()) {
             String name = entry.getKey();
             if (!METADATA_NAME.matcher(name).matches()) {
-                return "metadata name " + Names.quote(name) + " is not letters, digits, '-' and '_'";
+                return "metadata name " + SafeText.quote(name) + " is not letters, digits, '-' and '_'";
             }
             if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-                return "metadata name " + Names.quote(name) + " appears twice (names ignore case)";
+                return "metadata name " + SafeText.quote(name) + " appears twice (names ignore case)";
             }
             String value = entry.getValue();
             if (value.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-                return "metadata " + Names.quote(name) + " has a control character in its value";
+                return "metadata " + SafeText.quote(name) + " has a control character in its value";
             }
-            bytes += Names.utf8Length(name) + Names.utf8Length(value);
+            bytes += Keys.utf8Length(name) + Keys.utf8Length(value);
         }
         if (bytes > MAX_METADATA_BYTES) {
             return "its metadata is " + bytes + " bytes, more than " + MAX_METADATA_BYTES;

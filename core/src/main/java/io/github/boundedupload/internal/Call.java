@@ -3,53 +3,55 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call to the storage for one attachment of a batch: its upload ({@link UploadCall}) or a delete that undoes it
- * ({@link DeleteCall}). It waits in the {@link Dispatcher}'s queue, holds a permit while it runs, and can be cancelled.
- * A cancelled call that has not ended {@code stopTimeout} later is given up on ({@link #abandon()}): it is reported,
- * its permit goes to others, and its end, whenever it comes, is handled as a late end.
+ * One call to the storage for an attachment of a batch: its {@link Upload}, or a {@link DeleteCall} that undoes it. It
+ * waits in the {@link Dispatcher}'s queue, holds a permit while it runs, and can be cancelled. A cancelled call that
+ * has not ended {@code stopTimeout} later is given up on ({@link #abandon()}): it is reported, its permit goes to
+ * others, and when it returns after all, that is a late return ({@link #returnedLate}). Its end is claimed once
+ * ({@link #claimEnd()}), so that exactly one of its answer and its abandonment reports it. Changes when what every call
+ * to the storage goes through changes.
  */
 abstract class Call implements Runnable {
 
     private static final Runnable NOTHING = () -> { };
+    private static final AtomicIntegerFieldUpdater<Call> CLAIMED =
+            AtomicIntegerFieldUpdater.newUpdater(Call.class, "claimed");
 
     final Engine engine;
     final Batch batch;
-    final int index;
     final String key;
+    /** What it counts against the bytes-in-flight bound. */
     final long weight;
     final Attempt attempt = new Attempt();
-    private static final AtomicIntegerFieldUpdater<Call> ENDED =
-            AtomicIntegerFieldUpdater.newUpdater(Call.class, "ended");
 
-    // Guarded by the engine's lock:
+    // Guarded by the dispatcher's lock:
     /** Holds a permit (and its bytes) of the dispatcher. */
     boolean permit;
     boolean abandoned;
+    /** Counted in the dispatcher's queue until it starts or is removed. */
+    boolean holdsQueuePlace;
+    /** Taken out of the queue before it started: the dispatcher drops it. */
+    boolean removed;
     /** Neighbours in the dispatcher's list of calls holding a permit. */
     @Nullable Call previousRunning;
     @Nullable Call nextRunning;
-    /** 1 once its end was claimed (or it was given up on): nothing reports it again. */
-    private volatile int ended;
+    /** 1 once its end was claimed (by its answer, or by giving up on it): nothing reports it again. */
+    private volatile int claimed;
     /** Set on the thread that runs it. */
     volatile long started;
     private volatile Runnable stopTimer = NOTHING;
 
-    Call(Engine engine, Batch batch, int index, long weight) {
-        this.engine = engine;
+    Call(Batch batch, String key, long weight) {
+        this.engine = batch.engine;
         this.batch = batch;
-        this.index = index;
-        this.key = batch.keys[index];
+        this.key = key;
         this.weight = weight;
-    }
-
-    /** Under the lock: it left the queue with a permit. */
-    void dispatched() {
     }
 
     /** Where it runs: the executor, or the caller's thread under {@code CALLER_RUNS}. */
@@ -65,7 +67,10 @@ abstract class Call implements Runnable {
      * Outside the lock, after the call was given up on (it still holds its place in the batch, so the batch cannot
      * finish before this records it): report it as the subclass must.
      */
-    abstract void abandoned(Throwable reason);
+    abstract void givenUp(Throwable reason);
+
+    /** For messages: which attachment. */
+    abstract String describe();
 
     /** Outside the lock: hands itself to its executor. */
     final void start() {
@@ -79,7 +84,7 @@ abstract class Call implements Runnable {
     @Override
     public final void run() {
         started = System.nanoTime();
-        Engine.inContext(batch.context, this::call);
+        InContext.run(batch.context, this::call);
     }
 
     /** Asks the call to stop; if it has not ended {@code stopTimeout} later, the uploader stops waiting for it. */
@@ -91,63 +96,56 @@ abstract class Call implements Runnable {
 
     /**
      * Claims the call's end, without the lock: returns {@code false} when it was given up on already (the caller then
-     * handles a late end, under the lock, which it gets only after {@link #abandon()} is through) and makes a later
+     * handles a late return, under the lock, which it gets only after {@link #abandon()} is through) and makes a later
      * {@link #abandon()} do nothing.
      */
     final boolean claimEnd() {
         stopTimer.run();
-        return ENDED.compareAndSet(this, 0, 1);
+        return CLAIMED.compareAndSet(this, 0, 1);
     }
 
     /**
      * The call did not stop in time (or the uploader closes): reports it, frees its permit for others (unless as many
-     * calls as there are permits are stuck already), and keeps waiting for its late end in the background.
+     * calls as there are permits are stuck already), and keeps waiting for its late return in the background.
      */
     final void abandon() {
-        Effects effects = new Effects();
-        engine.lock.lock();
-        try {
-            if (!ENDED.compareAndSet(this, 0, 1)) {
-                return;
+        boolean givenUp = engine.dispatcher.call(effects -> {
+            if (!CLAIMED.compareAndSet(this, 0, 1)) {
+                return false;
             }
             abandoned = true;
             engine.stuck++;
             if (engine.stuck <= engine.config.maxConcurrentUploads()) {
-                engine.dispatcher.release(this);
+                engine.dispatcher.release(this, effects);
                 // The thread is still busy: the own pool gets one more, so that the freed permit has a thread.
                 effects.add(() -> engine.resizePool(1));
             } // else it keeps its permit until it returns: as many calls as there are permits are stuck already
             batch.background++;
-            engine.dispatcher.dispatch(effects);
-        } finally {
-            engine.lock.unlock();
+            return true;
+        });
+        if (!givenUp) {
+            return;
         }
-        effects.run();
         attempt.forceCancel();
         Throwable why = cancelReason();
         if (why == null) {
             why = new UploaderClosedException(engine.name, "it stopped waiting for its calls");
         }
         UploadStuckException stuck = new UploadStuckException(describe() + " did not stop within the stop timeout of "
-                + engine.config.stopTimeout() + " after it was cancelled (" + Names.describe(why)
+                + engine.config.stopTimeout() + " after it was cancelled (" + SafeText.describe(why)
                 + "); the uploader no longer waits for it and deletes what it may still store", why);
-        Engine.inContext(batch.context, () -> abandoned(stuck));
+        InContext.run(batch.context, () -> givenUp(stuck));
     }
 
     /** Under the lock: a call given up on has returned after all. */
-    final void lateEnd(Effects effects) {
+    final void returnedLate(Effects effects) {
         engine.stuck--;
         if (permit) {
-            engine.dispatcher.release(this);
+            engine.dispatcher.release(this, effects);
         } else {
             effects.add(() -> engine.resizePool(-1));
         }
         batch.background--;
-    }
-
-    /** For messages: which attachment. */
-    final String describe() {
-        return Names.label(index, batch.attachments.get(index).fileName());
     }
 
     final @Nullable Throwable cancelReason() {

@@ -4,32 +4,30 @@ import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.UploaderStats;
+import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
-import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadListener;
-import java.time.Duration;
-import java.util.ArrayList;
+import io.github.boundedupload.spi.UploaderEvent;
+import io.github.boundedupload.support.SafeText;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The uploader's face: submission and shutdown. All waiting is data, not threads: a {@link Batch} offers a window of its
- * attachments to the {@link Dispatcher}'s FIFO queue, a {@link Call} leaves it when a permit (and its bytes) is free
- * and only then takes a thread; {@link Rollbacks} undoes failed batches until the storage confirms. The flow and the
- * file that owns each step are drawn in {@code docs/design.md}.
+ * The uploader's face, and the one factory of its engine: submission (check, admission, journal, start) and the way in
+ * to shutdown ({@link Shutdown}). A batch then lives in its rooms: {@link BatchCheck}, {@link Admission},
+ * {@link JournalRecord}, {@link Batch} and its {@link Upload}s, the {@link Dispatcher}, the storage; the walk is drawn
+ * in {@code docs/design.md}. Changes when the API's entry points or the order of submission change.
  */
 public final class DefaultConcurrentAttachmentUploader implements ConcurrentAttachmentUploader {
 
@@ -37,12 +35,45 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
 
     private final Engine engine;
     private final Admission admission;
+    private final Shutdown shutdown;
     private final AtomicLong batchIds = new AtomicLong();
+    /** Held for the uploader's life: gauges keep what they read weakly. */
+    private final UploaderEvent event;
 
-    public DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
-        this.engine = new Engine(Objects.requireNonNull(storage, "storage"), Objects.requireNonNull(config, "config"));
-        this.admission = Admission.of(engine);
-        engine.listener.uploaderCreated(this, engine.executor);
+    /**
+     * The uploader over a blocking storage: what {@code ConcurrentAttachmentUploader.create} returns.
+     *
+     * @param storage the storage
+     * @param config bounds and policies
+     * @return a new uploader
+     */
+    public static ConcurrentAttachmentUploader create(FileUploader storage, UploaderConfig config) {
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+    }
+
+    /**
+     * The uploader over a non-blocking storage: what {@code ConcurrentAttachmentUploader.create} returns.
+     *
+     * @param storage the storage
+     * @param config bounds and policies
+     * @return a new uploader
+     */
+    public static ConcurrentAttachmentUploader create(AsyncFileUploader storage, UploaderConfig config) {
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+    }
+
+    private DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
+        this.engine = new Engine(storage, Objects.requireNonNull(config, "config"));
+        this.admission = new Admission(engine);
+        this.event = new UploaderEvent(engine.name, config.maxConcurrentUploads(), engine.ownExecutor != null,
+                this::stats);
+        this.shutdown = new Shutdown(engine);
+        engine.listener.uploaderCreated(event, engine.executor);
+    }
+
+    /** For tests: the engine's dispatcher. */
+    Dispatcher dispatcher() {
+        return engine.dispatcher;
     }
 
     @Override
@@ -96,7 +127,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     @Override
     public List<String> check(List<Attachment> attachments) {
         Objects.requireNonNull(attachments, "attachments");
-        return attachments.isEmpty() ? List.of() : List.of(BatchCheck.of(attachments, engine.config).keys);
+        return BatchCheck.of(attachments, engine.config).stream().map(BatchCheck.Checked::key).toList();
     }
 
     @Override
@@ -111,14 +142,16 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
 
     @Override
     public UploaderStats stats() {
-        engine.lock.lock();
-        try {
-            return new UploaderStats(engine.dispatcher.inFlight(), engine.queued,
-                    engine.dispatcher.bytesInFlight(), engine.running.size(), engine.closed,
-                    engine.rollbacks.pending(), engine.stuck,
-                    engine.config.concurrencyLimit().isPresent() ? engine.dispatcher.limit() : 0);
-        } finally {
-            engine.lock.unlock();
+        Dispatcher dispatcher = engine.dispatcher;
+        return dispatcher.read(() -> new UploaderStats(dispatcher.inFlight(), dispatcher.queued(),
+                dispatcher.bytesInFlight(), engine.running.size(), engine.closed, engine.rollbacks.pending(),
+                engine.stuck, engine.config.concurrencyLimit().isPresent() ? dispatcher.limit() : 0));
+    }
+
+    @Override
+    public void close() {
+        if (shutdown.close()) {
+            engine.listener.uploaderClosed(event);
         }
     }
 
@@ -127,211 +160,84 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         return "ConcurrentAttachmentUploader[" + engine.name + " on " + engine.storage + "]";
     }
 
-    // ---- admission ------------------------------------------------------------------------------------------
+    // ---- submission ---------------------------------------------------------------------------------------------
 
     /**
-     * Checks, journals and admits a batch. With {@code keepOnCaller}, the caller keeps the batch in the journal
-     * ({@link Batch#keep()}) on its own thread once it has the result.
+     * Checks a batch, admits it (the queue's bound and the rejection policy), records it in the journal if there is
+     * one, and starts it; a refused batch has touched neither the journal nor the storage. With {@code keepOnCaller},
+     * the caller keeps the batch in the journal ({@link Batch#keep()}) on its own thread once it has the result.
      */
     private Batch submit(List<Attachment> attachments, boolean keepOnCaller, UploadListener listener) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
         long submitted = System.nanoTime();
-        BatchCheck checked = BatchCheck.of(attachments, engine.config);
-        int size = checked.attachments.size();
-        BatchEvent event = new BatchEvent(engine.name, batchIds.incrementAndGet(), size);
-        UploadJournal.@Nullable Entry entry = begin(event, checked);
-        Effects effects = new Effects();
-        Batch batch = null;
-        UploaderSaturatedException rejected = null;
-        RuntimeException refused = null;
-        engine.lock.lock();
-        try {
-            Admission.Verdict verdict = admission.admit(size, submitted);
-            if (engine.closed) {
-                throw new UploaderClosedException(engine.name, "it takes no new batch");
-            }
-            if (verdict == Admission.Verdict.REFUSED) {
-                rejected = new UploaderSaturatedException(engine.name, size, engine.queued,
+        List<BatchCheck.Checked> checked = BatchCheck.of(attachments, engine.config);
+        int size = checked.size();
+        BatchEvent batchEvent = new BatchEvent(engine.name, batchIds.incrementAndGet(), size);
+        boolean journaled = engine.config.journal().isPresent();
+        // Without a journal, a batch that fits starts in the step that admits it: made before, outside the lock.
+        Batch ready = journaled ? null
+                : new Batch(engine, batchEvent, checked, context, submitted, false, null, keepOnCaller, listener);
+        UploaderSaturatedException[] rejected = new UploaderSaturatedException[1];
+        Admission.Verdict verdict = engine.dispatcher.call(effects -> {
+            Admission.Verdict v = admission.admit(size, submitted);
+            if (v == Admission.Verdict.REFUSED) {
+                rejected[0] = new UploaderSaturatedException(engine.name, size, engine.dispatcher.queued(),
                         engine.config.maxQueuedUploads(), engine.config.rejectionPolicy());
-            } else {
-                batch = new Batch(engine, event, checked, context, submitted, verdict == Admission.Verdict.ON_CALLER,
-                        entry, keepOnCaller, listener);
-                batch.admit(effects);
+            } else if (v == Admission.Verdict.QUEUED && ready != null) {
+                ready.admit(false, effects);
+            } else if (v == Admission.Verdict.QUEUED) {
+                engine.dispatcher.addQueued(size); // its places, held while the journal records it
             }
-        } catch (RuntimeException e) {
-            refused = e;
-        } finally {
-            engine.lock.unlock();
-        }
-        if (refused != null) {
-            if (entry != null) {
-                Batch.forget(entry, event, refused); // outside the lock: the journal may write to its database
-            }
-            throw refused;
-        }
-        if (batch == null) {
-            if (entry != null) {
-                Batch.forget(entry, event, null);
-            }
-            UploaderSaturatedException exception = Objects.requireNonNull(rejected);
-            Engine.inContext(context, () -> listener.batchRejected(event, exception));
+            return v;
+        });
+        if (verdict == Admission.Verdict.REFUSED) {
+            UploaderSaturatedException exception = Objects.requireNonNull(rejected[0]);
+            InContext.run(context, () -> listener.batchRejected(batchEvent, exception));
             throw exception;
         }
-        effects.run();
+        if (verdict == Admission.Verdict.QUEUED && ready != null) {
+            return ready;
+        }
+        boolean placesTaken = verdict == Admission.Verdict.QUEUED;
+        JournalRecord record;
+        try {
+            record = JournalRecord.begin(engine, batchEvent, checked.stream().map(BatchCheck.Checked::key).toList());
+        } catch (RuntimeException e) {
+            if (placesTaken) {
+                giveBack(size);
+            }
+            throw e;
+        }
+        Batch batch = new Batch(engine, batchEvent, checked, context, submitted, !placesTaken, record, keepOnCaller,
+                listener);
+        boolean started = engine.dispatcher.call(effects -> {
+            if (engine.closed) {
+                if (placesTaken) {
+                    engine.dispatcher.removeQueued(size);
+                }
+                return false;
+            }
+            batch.admit(placesTaken, effects);
+            return true;
+        });
+        if (!started) {
+            UploaderClosedException closed = new UploaderClosedException(engine.name, "it takes no new batch");
+            if (record != null) {
+                record.forget(closed); // nothing of it was written
+            }
+            throw closed;
+        }
         if (batch.callerRuns) {
             batch.drainOnCaller();
         }
         return batch;
     }
 
-    /** Records the batch in the journal, if there is one, before anything is written; failing refuses the batch. */
-    private UploadJournal.@Nullable Entry begin(BatchEvent event, BatchCheck checked) {
-        UploadJournal journal = engine.config.journal().orElse(null);
-        if (journal == null) {
-            return null;
-        }
-        Duration maxRunTime = engine.config.batchTimeout().plus(engine.config.stopTimeout().multipliedBy(2));
-        try {
-            return Objects.requireNonNull(journal.begin(event, List.of(checked.keys), maxRunTime), "journal entry");
-        } catch (RuntimeException e) {
-            throw new UploadException("could not record " + event + " in the upload journal, so nothing of it was"
-                    + " started: " + (e instanceof UploadException ? e.getMessage() : Names.describe(e)), e);
-        }
-    }
-
-    // ---- shutdown -------------------------------------------------------------------------------------------
-
-    /**
-     * Takes no new batch; lets running batches and rollbacks finish within the grace period; then cancels the batches
-     * still running (rolling them back under all-or-nothing) and gives them two stop timeouts to finish: one for
-     * cancelled calls to stop (or be given up on), one for the first try of their deletes. Whatever is left after
-     * that (deletes waiting for another try, calls that do not return) is given up and reported, every batch is
-     * complete, and the threads are stopped. Returns within the grace period plus two stop timeouts (plus the time
-     * listeners and the storage take to return from calls that do not block).
-     */
-    @Override
-    public void close() {
-        engine.lock.lock();
-        try {
-            if (engine.closed) {
-                return;
-            }
-            engine.closed = true;
-            engine.changed.signalAll();
-        } finally {
-            engine.lock.unlock();
-        }
-        UploaderConfig config = engine.config;
-        long graceEnd = System.nanoTime() + config.shutdownGracePeriod().toNanos();
-        if (!awaitQuiet(graceEnd)) {
-            UploaderClosedException reason = new UploaderClosedException(engine.name,
-                    "the batch did not finish within the shutdown grace period of " + config.shutdownGracePeriod());
-            Effects effects = new Effects();
-            engine.lock.lock();
-            try {
-                for (Batch batch : new ArrayList<>(engine.running)) {
-                    batch.stop(i -> reason, Status.CANCELLED,
-                            engine.policy.rollsBackWhenStopped(), effects);
-                }
-            } finally {
-                engine.lock.unlock();
-            }
-            effects.run();
-        }
-        long end = System.nanoTime() + 2 * config.stopTimeout().toNanos();
-        awaitBatches(end);
-        stopEverything();
-        engine.timeouts.close();
-        if (engine.ownExecutor != null) {
-            engine.ownExecutor.shutdown();
-        }
-        try {
-            if (!engine.threads.join(Math.max(0, end - System.nanoTime()))) {
-                if (engine.ownExecutor != null) {
-                    engine.ownExecutor.shutdownNow();
-                }
-                if (!engine.threads.join(TimeUnit.MILLISECONDS.toNanos(100))) {
-                    Engine.LOG.error("uploader '{}': some of its threads did not stop; {} calls to the storage are"
-                            + " stuck", engine.name, stats().stuckUploads());
-                }
-            }
-        } catch (InterruptedException e) {
-            if (engine.ownExecutor != null) {
-                engine.ownExecutor.shutdownNow();
-            }
-            Thread.currentThread().interrupt();
-        }
-        engine.listener.uploaderClosed(this);
-    }
-
-    /** Waits until no batch runs and no rollback is pending, or the deadline passes; whether it got there. */
-    private boolean awaitQuiet(long deadline) {
-        engine.lock.lock();
-        try {
-            return awaitLocked(() -> engine.running.isEmpty() && engine.rollbacks.pending() == 0, deadline);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    /** Waits until no batch runs (their awaited deletes included), or the deadline passes. */
-    private void awaitBatches(long deadline) {
-        engine.lock.lock();
-        try {
-            awaitLocked(engine.running::isEmpty, deadline);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    /**
-     * The end of waiting: deletes waiting for a retry are given up, and calls still running are given up on, so that
-     * every batch completes now and what is left is reported.
-     */
-    private void stopEverything() {
-        Effects effects = new Effects();
-        List<Call> running;
-        engine.lock.lock();
-        try {
-            engine.stopping = true;
-            engine.rollbacks.giveUpWaiting(effects);
-            running = engine.dispatcher.running();
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
-        UploaderClosedException reason = new UploaderClosedException(engine.name,
-                "it stopped waiting for its calls to the storage");
-        for (Call call : running) {
-            call.cancel(reason, Status.CANCELLED);
-            call.abandon();
-        }
-        engine.lock.lock();
-        try {
-            if (!engine.running.isEmpty()) {
-                Engine.LOG.error("uploader '{}' closed while batches had not completed: {}; please report this",
-                        engine.name, engine.running);
-            }
-        } finally {
-            engine.lock.unlock();
-        }
-    }
-
-    /** Under the lock: waits until the condition holds or the deadline passes; whether it holds. */
-    private boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
-        while (!condition.getAsBoolean()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            engine.changed.awaitNanos(left);
-        }
-        return true;
+    private void giveBack(int places) {
+        engine.dispatcher.run(effects -> {
+            engine.dispatcher.removeQueued(places);
+            engine.dispatcher.signalAll();
+        });
     }
 
     private static RuntimeException rethrow(@Nullable Throwable failure) {
@@ -344,6 +250,6 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         if (failure instanceof Error) {
             throw (Error) failure;
         }
-        return new UploadException(Names.describe(failure), failure);
+        return new UploadException(SafeText.describe(failure), failure);
     }
 }

@@ -3,16 +3,20 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.support.Causes;
+import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One try at deleting what an upload of a batch stored (or may have stored), to undo it; {@link Rollbacks} decides
- * what follows a failed try. Each try may take {@code stopTimeout}.
+ * One try at deleting what an {@link Upload} stored (or may have stored), to undo it; {@link Rollbacks} decides what
+ * follows a failed try. Each try may take {@code stopTimeout}. Changes when how one delete is tried changes.
  */
 final class DeleteCall extends Call {
 
+    /** The upload it undoes. */
+    final Upload upload;
     /** The object to delete when known (so that storages can delete exactly it), or null for the key. */
     final @Nullable StoredObject stored;
     /** 1 for the first try. */
@@ -22,13 +26,23 @@ final class DeleteCall extends Call {
     /** When the retries stop (System.nanoTime). */
     final long deadline;
 
-    DeleteCall(Engine engine, Batch batch, int index, @Nullable StoredObject stored, int tries, boolean awaited,
-            long deadline) {
-        super(engine, batch, index, 0);
+    DeleteCall(Upload upload, @Nullable StoredObject stored, int tries, boolean awaited, long deadline) {
+        super(upload.batch, upload.key, 0);
+        this.upload = upload;
         this.stored = stored;
         this.tries = tries;
         this.awaited = awaited;
         this.deadline = deadline;
+    }
+
+    /** The next try, after this one failed. */
+    DeleteCall next() {
+        return new DeleteCall(upload, stored, tries + 1, false, deadline);
+    }
+
+    @Override
+    String describe() {
+        return upload.describe();
     }
 
     @Override
@@ -49,43 +63,29 @@ final class DeleteCall extends Call {
         // Once close() has stopped waiting, the timers are gone: the storage client's own timeouts bound the call.
         Runnable cancelTimeout = engine.stopping ? () -> { } : engine.timeouts.schedule(
                 engine.config.stopTimeout().toNanos(), () -> cancel(new UploadTimeoutException("deleting "
-                        + Names.quote(key) + " did not finish within " + engine.config.stopTimeout()), Status.FAILED));
+                        + SafeText.quote(key) + " did not finish within " + engine.config.stopTimeout()),
+                        Status.FAILED));
         engine.storage.delete(key, stored, attempt).whenComplete((ignored, failure) -> {
             cancelTimeout.run();
-            Engine.inContext(batch.context, () -> ended(failure));
+            InContext.run(batch.context, () -> answered(failure));
         });
     }
 
-    private void ended(@Nullable Throwable failure) {
-        Effects effects = new Effects();
+    private void answered(@Nullable Throwable failure) {
         boolean claimed = claimEnd();
-        engine.lock.lock();
-        try {
+        engine.dispatcher.run(effects -> {
             if (!claimed) {
-                lateEnd(effects); // its try was already counted as failed when it was given up on
+                returnedLate(effects); // its try was already counted as failed when it was given up on
                 batch.checkSettled(effects);
             } else {
-                engine.dispatcher.release(this);
-                Throwable reason = failure == null ? null : Engine.unwrap(failure);
-                engine.rollbacks.tried(this, reason, effects);
+                engine.dispatcher.release(this, effects);
+                engine.rollbacks.tried(this, failure == null ? null : Causes.unwrap(failure), effects);
             }
-            engine.dispatcher.dispatch(effects);
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
+        });
     }
 
     @Override
-    void abandoned(Throwable reason) {
-        Effects effects = new Effects();
-        engine.lock.lock();
-        try {
-            engine.rollbacks.tried(this, reason, effects);
-            engine.dispatcher.dispatch(effects);
-        } finally {
-            engine.lock.unlock();
-        }
-        effects.run();
+    void givenUp(Throwable reason) {
+        engine.dispatcher.run(effects -> engine.rollbacks.tried(this, reason, effects));
     }
 }

@@ -1,19 +1,31 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.spi.ConcurrencyLimit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
-import io.github.boundedupload.spi.ConcurrencyLimit;
-import org.jspecify.annotations.Nullable;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Which call to the storage runs next: one FIFO queue for every batch, a call leaving it when a permit (and its bytes)
- * is free, and one writer per key. OkHttp's {@code Dispatcher} is the model: a global cap, nothing else; the
- * per-batch window lives in {@link Batch}. Guarded by the uploader's lock; starting a call is an {@link Effects
- * effect}.
+ * The queue of calls to the storage, and the lock every step of the uploader takes. One FIFO queue for every batch;
+ * a call leaves it when a permit (and its bytes) is free, and one writer per key. OkHttp's {@code Dispatcher} is the
+ * model: it owns its lock, its count and its queue, and starts the next call itself when one ends ({@link #release})
+ * and at the end of every step ({@link #run}), so that no room has to remember to. Changes when the order or the
+ * bounds of calls change.
+ *
+ * <p><b>Steps.</b> All mutable state of an uploader (the queue, permits, keys, and the state of its batches, uploads
+ * and rollbacks) is guarded by this lock, and only a step holds it. What a step decides (start a call, tell a listener,
+ * complete a future) it adds to its {@link Effects}, which run after unlocking: nothing slow or foreign runs under the
+ * lock. Work over a whole batch runs in slices of {@value #SLICE} attachments, each a step of its own
+ * ({@link #inSlices}), so that stopping or rolling back 100,000 attachments never holds the lock for long.
  *
  * <p><b>One writer per key.</b> A key belongs to the first batch that writes it until that batch is settled (finished,
  * its deletes confirmed or given up, its stuck calls returned). A call of another batch for that key waits aside,
@@ -22,12 +34,36 @@ import java.util.Map;
  */
 final class Dispatcher {
 
+    /** Attachments a slice of whole-batch work handles in one hold of the lock. */
+    static final int SLICE = 256;
+    private static final long UNWATCHED = Long.MIN_VALUE;
+
+    /** One slice of whole-batch work, under the lock: {@code true} while there is more. */
+    @FunctionalInterface
+    interface Slice {
+        boolean next(Effects effects);
+    }
+
+    /** For tests: measures each step's hold of the lock with its own clock. */
+    interface LockWatch {
+        long now();
+
+        void held(long duration);
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when queue space frees up, a batch finishes or a rollback settles. */
+    private final Condition changed = lock.newCondition();
     private final int maxInFlight;
     private final @Nullable ConcurrencyLimit adaptive;
     private final long maxBytesInFlight;
+    private volatile @Nullable LockWatch watch;
+    // Guarded by the lock:
     private final ArrayDeque<Call> ready = new ArrayDeque<>();
     private final Map<String, Batch> writers = new HashMap<>();
     private final Map<String, ArrayDeque<Call>> waiting = new HashMap<>();
+    /** Uploads admitted and not started, and deletes waiting for their next try: what maxQueuedUploads bounds. */
+    private int queued;
     /** The calls holding a permit, as an intrusive list (no allocation per call). */
     private @Nullable Call firstRunning;
     private int inFlight;
@@ -39,6 +75,126 @@ final class Dispatcher {
         this.adaptive = adaptive;
         this.maxBytesInFlight = maxBytesInFlight;
     }
+
+    // ---- steps -------------------------------------------------------------------------------------------------
+
+    /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
+    void run(Consumer<Effects> step) {
+        Effects effects = new Effects();
+        long start = lock();
+        try {
+            step.accept(effects);
+            dispatch(effects);
+        } finally {
+            unlock(start);
+        }
+        effects.run();
+    }
+
+    /** A step with a result. */
+    <T> T call(Function<Effects, T> step) {
+        Effects effects = new Effects();
+        T result;
+        long start = lock();
+        try {
+            result = step.apply(effects);
+            dispatch(effects);
+        } finally {
+            unlock(start);
+        }
+        effects.run();
+        return result;
+    }
+
+    /** Takes the lock; when watched, the hold's start. */
+    private long lock() {
+        lock.lock();
+        LockWatch watching = watch;
+        return watching == null ? UNWATCHED : watching.now();
+    }
+
+    private void unlock(long start) {
+        LockWatch watching = watch;
+        if (watching != null && start != UNWATCHED) {
+            watching.held(watching.now() - start);
+        }
+        lock.unlock();
+    }
+
+    /** Reads under the lock; nothing moves. */
+    <T> T read(Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whole-batch work, after the current step: {@code slice} runs again and again, each time a step of its own that
+     * handles at most {@value #SLICE} attachments, until it says it is done; other steps (another batch's submission,
+     * an upload's end) take the lock in between.
+     */
+    void inSlices(Slice slice, Effects effects) {
+        effects.add(() -> {
+            boolean more = true;
+            while (more) {
+                more = call(slice::next);
+            }
+        });
+    }
+
+    /** Under the lock: waits until the condition holds or the deadline passes (the lock is free meanwhile). */
+    boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
+        while (!condition.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            changed.awaitNanos(left);
+        }
+        return true;
+    }
+
+    /** Takes the lock and waits until the condition holds or the deadline passes; whether it holds. */
+    boolean await(BooleanSupplier condition, long deadline) throws InterruptedException {
+        lock.lock();
+        try {
+            return awaitLocked(condition, deadline);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock: wakes whoever waits for queue space, a batch's end or quiet. */
+    void signalAll() {
+        changed.signalAll();
+    }
+
+    /** For tests: measures every step's hold of the lock from now on; {@code null} stops it. */
+    void watch(@Nullable LockWatch watch) {
+        this.watch = watch;
+    }
+
+    // ---- the count of the queue ----------------------------------------------------------------------------------
+
+    /** Uploads admitted and not started, and deletes waiting for their next try. */
+    int queued() {
+        return queued;
+    }
+
+    /** Places taken in the queue: a batch admitted, a delete waiting for its next try. */
+    void addQueued(int places) {
+        queued += places;
+    }
+
+    /** Places given back without a start: uploads of a stopped batch, a delete tried again or given up. */
+    void removeQueued(int places) {
+        queued -= places;
+    }
+
+    // ---- the queue and its permits ---------------------------------------------------------------------------------
 
     /** The permits there are now: the configured maximum, or less when an adaptive limit says so. */
     int limit() {
@@ -67,21 +223,29 @@ final class Dispatcher {
         ready.addFirst(call);
     }
 
-    /** Takes a call that has not started out of the queue. */
+    /**
+     * Takes a call that has not started out of the queue: marked, and dropped when the queue reaches it (in O(1) now,
+     * however long the queue is).
+     */
     void remove(Call call) {
-        if (!ready.remove(call)) {
-            ArrayDeque<Call> forKey = waiting.get(call.key);
-            if (forKey != null && forKey.remove(call) && forKey.isEmpty()) {
-                waiting.remove(call.key);
+        if (!call.removed) {
+            call.removed = true;
+            if (call.holdsQueuePlace) {
+                call.holdsQueuePlace = false;
+                queued--;
             }
         }
     }
 
     /** Starts queued calls while permits and bytes allow, in FIFO order (a big upload is not overtaken). */
-    void dispatch(Effects effects) {
+    private void dispatch(Effects effects) {
         int limit = limit();
         while (inFlight < limit && !ready.isEmpty()) {
             Call call = ready.peekFirst();
+            if (call.removed) {
+                ready.pollFirst();
+                continue;
+            }
             Batch writer = writers.get(call.key);
             if (writer != null && writer != call.batch) {
                 ready.pollFirst();
@@ -95,22 +259,26 @@ final class Dispatcher {
             if (writer == null) {
                 writers.put(call.key, call.batch);
             }
+            if (call.holdsQueuePlace) {
+                call.holdsQueuePlace = false;
+                queued--;
+            }
             call.permit = true;
             link(call);
             inFlightVolatile = ++inFlight;
             bytesInFlight += call.weight;
-            call.dispatched();
             effects.add(call::start);
         }
     }
 
-    /** A call ended, or is given up on: its permit and bytes go to the next. */
-    void release(Call call) {
+    /** A call ended, or is given up on: its permit and bytes go to the next call in the queue, now. */
+    void release(Call call, Effects effects) {
         if (call.permit) {
             call.permit = false;
             unlink(call);
             inFlightVolatile = --inFlight;
             bytesInFlight -= call.weight;
+            dispatch(effects);
         }
     }
 
@@ -149,14 +317,12 @@ final class Dispatcher {
         call.nextRunning = null;
     }
 
-    /** The batch is settled: its keys are free, and calls of other batches waiting for them go first. */
-    void releaseKeys(Batch batch) {
-        for (String key : batch.keys) {
-            if (writers.remove(key, batch)) {
-                ArrayDeque<Call> forKey = waiting.remove(key);
-                if (forKey != null) {
-                    forKey.descendingIterator().forEachRemaining(ready::addFirst);
-                }
+    /** A key of a settled batch is free: calls of other batches waiting for it go first. */
+    void releaseKey(String key, Batch batch) {
+        if (writers.remove(key, batch)) {
+            ArrayDeque<Call> forKey = waiting.remove(key);
+            if (forKey != null) {
+                forKey.descendingIterator().forEachRemaining(ready::addFirst);
             }
         }
     }

@@ -7,6 +7,7 @@ import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.spi.UploaderEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Calls every configured listener in order; a listener that throws is logged and cannot break an upload. */
+/**
+ * Calls every configured listener in order; a listener that throws is logged and cannot break an upload. Changes when
+ * the listener SPI changes.
+ */
 final class Listeners implements UploadListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);
@@ -37,12 +41,12 @@ final class Listeners implements UploadListener {
     }
 
     @Override
-    public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+    public void uploaderCreated(UploaderEvent uploader, Executor executor) {
         each("uploaderCreated", l -> l.uploaderCreated(uploader, executor));
     }
 
     @Override
-    public void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+    public void uploaderClosed(UploaderEvent uploader) {
         each("uploaderClosed", l -> l.uploaderClosed(uploader));
     }
 

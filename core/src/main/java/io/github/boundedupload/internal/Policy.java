@@ -1,9 +1,11 @@
 package io.github.boundedupload.internal;
 
-import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.FailurePolicy;
 
-/** What a {@link FailurePolicy} means for a batch, in one place instead of a branch at each step. */
+/**
+ * What a {@link FailurePolicy} means for a batch, in one place instead of a branch at each step. Changes when a policy
+ * is added or means something else.
+ */
 enum Policy {
 
     /** The first failure stops the batch and deletes what it stored; a batch that is not all stored fails. */
@@ -34,8 +36,8 @@ enum Policy {
         return allOrNothing;
     }
 
-    /** Whether the batch's outcome is an exception rather than a result. */
-    boolean fails(BatchResult result) {
-        return allOrNothing && !result.allStored();
+    /** Whether the batch's outcome is an exception rather than a result, with {@code stored} of {@code size} stored. */
+    boolean fails(int stored, int size) {
+        return allOrNothing && stored < size;
     }
 }

@@ -1,12 +1,15 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.support.Backoff;
+import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,12 +18,12 @@ import org.jspecify.annotations.Nullable;
  * rollback deadline, also after the batch has reported its result; what still cannot be deleted then, or when the
  * uploader closes, is reported (an error log naming the key, {@code UploadListener.rollbackAbandoned}), never
  * dropped. A delete waiting for its next try counts as queued work, so that an outage cannot pile them up without
- * bound: new batches are refused instead. All methods run under the engine's lock.
+ * bound: new batches are refused instead. All methods run under the dispatcher's lock. Changes when what follows a
+ * failed delete changes.
  */
 final class Rollbacks {
 
-    private static final long FIRST_PAUSE = Duration.ofMillis(200).toNanos();
-    private static final long MAX_PAUSE = Duration.ofSeconds(30).toNanos();
+    private static final Backoff BACKOFF = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30));
 
     private final Engine engine;
     /** Deletes not yet confirmed or given up. */
@@ -36,19 +39,26 @@ final class Rollbacks {
         return pending;
     }
 
+    /** What a rollback deletes: stored objects, and the keys of failed uploads the storage may hold anyway. */
+    static boolean mustDelete(UploadResult result) {
+        return result.isStored()
+                || result.status() == Status.FAILED && Upload.mayBeStored(result.failure().orElse(null));
+    }
+
     /**
-     * Starts deleting what an attachment of the batch stored ({@code stored}) or may have stored (its key). With
-     * {@code awaited}, the batch reports its result only after this first try.
+     * Starts deleting what an upload stored ({@code stored}) or may have stored (its key). With {@code awaited}, the
+     * batch reports its result only after this first try.
      */
-    void start(Batch batch, int index, @Nullable StoredObject stored, boolean awaited, Effects effects) {
+    void start(Upload upload, @Nullable StoredObject stored, boolean awaited, Effects effects) {
         pending++;
+        Batch batch = upload.batch;
         batch.background++;
         if (awaited) {
             batch.awaitedDeletes++;
         }
         // Also once closed (a stuck call that stored after close() returned): one try, on the thread at hand if the
         // executor is gone, and no retry.
-        engine.dispatcher.enqueueFirst(new DeleteCall(engine, batch, index, stored, 1, awaited,
+        engine.dispatcher.enqueueFirst(new DeleteCall(upload, stored, 1, awaited,
                 System.nanoTime() + engine.config.rollbackDeadline().toNanos()));
     }
 
@@ -61,10 +71,10 @@ final class Rollbacks {
         if (failure == null) {
             pending--;
             batch.background--;
-            batch.deleted(call.index, call.stored, effects);
+            batch.deleted(call.upload, call.stored, effects);
         } else {
             if (call.awaited) {
-                batch.notDeleted(call.index, failure);
+                batch.notDeleted(call.upload, failure);
             }
             if (!engine.stopping && System.nanoTime() < call.deadline) {
                 retryLater(call, failure, effects);
@@ -77,74 +87,70 @@ final class Rollbacks {
     }
 
     private void retryLater(DeleteCall call, Throwable failure, Effects effects) {
-        long pause = pause(call.tries);
+        long pause = BACKOFF.pause(call.tries).toNanos();
         waiting.put(call, failure);
-        engine.queued++;
-        if (call.tries == 1) {
-            Engine.LOG.warn("uploader '{}': could not delete {} to undo {}; trying again until the rollback deadline"
-                    + " of {}: {}", engine.name, Names.quote(call.key), call.batch, engine.config.rollbackDeadline(),
-                    Names.describe(failure));
-        }
-        UploadEvent event = call.batch.event(call.index);
-        effects.add(() -> Engine.inContext(call.batch.context,
-                () -> call.batch.listener.rollbackRetried(event, failure, Duration.ofNanos(pause))));
-        engine.timeouts.schedule(pause, () -> retry(call));
+        engine.dispatcher.addQueued(1);
+        UploadEvent event = call.upload.event();
+        Batch batch = call.batch;
+        effects.add(() -> {
+            if (call.tries == 1) {
+                Engine.LOG.warn("uploader '{}': could not delete {} to undo {}; trying again until the rollback"
+                        + " deadline of {}: {}", engine.name, SafeText.quote(call.key), batch,
+                        engine.config.rollbackDeadline(), SafeText.describe(failure));
+            }
+            InContext.run(batch.context, () -> batch.listener.rollbackRetried(event, failure, Duration.ofNanos(pause)));
+        });
+        engine.timeouts.schedule(pause, () -> engine.dispatcher.run(e -> retry(call, e)));
     }
 
-    private void retry(DeleteCall call) {
-        Effects effects = new Effects();
-        engine.lock.lock();
-        try {
-            Throwable failure = waiting.remove(call);
-            if (failure == null) {
-                return; // given up already (close)
-            }
-            engine.queued--;
-            if (engine.stopping) {
-                giveUp(call, failure, effects);
-                call.batch.checkSettled(effects);
-            } else {
-                engine.dispatcher.enqueueFirst(new DeleteCall(engine, call.batch, call.index, call.stored,
-                        call.tries + 1, false, call.deadline));
-                engine.dispatcher.dispatch(effects);
-            }
-        } finally {
-            engine.lock.unlock();
+    private void retry(DeleteCall call, Effects effects) {
+        Throwable failure = waiting.remove(call);
+        if (failure == null) {
+            return; // given up already (close)
         }
-        effects.run();
+        engine.dispatcher.removeQueued(1);
+        if (engine.stopping) {
+            giveUp(call, failure, effects);
+            call.batch.checkSettled(effects);
+        } else {
+            engine.dispatcher.enqueueFirst(call.next());
+        }
     }
 
-    /** The end of {@code close()}: deletes waiting for their next try are given up and reported. */
+    /** The end of {@code close()}: deletes waiting for their next try are given up and reported, in slices. */
     void giveUpWaiting(Effects effects) {
-        for (Map.Entry<DeleteCall, Throwable> entry : new ArrayList<>(waiting.entrySet())) {
-            waiting.remove(entry.getKey());
-            engine.queued--;
-            giveUp(entry.getKey(), entry.getValue(), effects);
-            entry.getKey().batch.checkSettled(effects);
-        }
+        engine.dispatcher.inSlices(slice -> {
+            Iterator<Map.Entry<DeleteCall, Throwable>> entries = waiting.entrySet().iterator();
+            for (int n = 0; n < Dispatcher.SLICE && entries.hasNext(); n++) {
+                Map.Entry<DeleteCall, Throwable> entry = entries.next();
+                entries.remove();
+                engine.dispatcher.removeQueued(1);
+                giveUp(entry.getKey(), entry.getValue(), slice);
+                entry.getKey().batch.checkSettled(slice);
+            }
+            return !waiting.isEmpty();
+        }, effects);
     }
 
     private void giveUp(DeleteCall call, Throwable failure, Effects effects) {
         pending--;
-        call.batch.deletesAbandoned = true;
-        call.batch.background--;
-        Engine.LOG.error("uploader '{}': gave up deleting {} to undo {} after {} tries{}; the storage may still hold"
-                + " what it stored there, and something else must remove it: {}", engine.name, Names.quote(call.key),
-                call.batch, call.tries, engine.stopping ? " (the uploader closed)" : " (rollback deadline passed)",
-                Names.describe(failure));
-        UploadEvent event = call.batch.event(call.index);
+        Batch batch = call.batch;
+        batch.deletesAbandoned = true;
+        batch.background--;
+        UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
-        effects.add(() -> Engine.inContext(call.batch.context, () -> {
-            call.batch.listener.rollbackAbandoned(event, failure);
-            if (stored != null) {
-                call.batch.listener.uploadRolledBack(event, stored, failure);
-            }
-        }));
-    }
-
-    /** 200 ms, doubling up to 30 s, each drawn between half and all of that ("equal jitter"). */
-    private static long pause(int tries) {
-        long full = tries >= 20 ? MAX_PAUSE : Math.min(MAX_PAUSE, FIRST_PAUSE << (tries - 1));
-        return full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1);
+        boolean closed = engine.stopping;
+        effects.add(() -> {
+            Engine.LOG.error("uploader '{}': gave up deleting {} to undo {} after {} tries{}; the storage may still"
+                    + " hold what it stored there, and something else must remove it: {}", engine.name,
+                    SafeText.quote(call.key), batch, call.tries, closed ? " (the uploader closed)"
+                            : " (rollback deadline passed)", SafeText.describe(failure));
+            InContext.run(batch.context, () -> {
+                batch.listener.rollbackAbandoned(event, failure);
+                if (stored != null) {
+                    batch.listener.uploadRolledBack(event, stored, failure);
+                }
+            });
+        });
     }
 }

@@ -8,8 +8,10 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
-/** Either storage SPI behind one face, so that the uploader has one code path. */
-public abstract class Storage {
+/**
+ * Either storage SPI behind one face, so that the uploader has one code path. Changes when the storage SPI changes.
+ */
+abstract class Storage {
 
     private final boolean blocking;
 
@@ -23,7 +25,7 @@ public abstract class Storage {
     }
 
     /** A blocking storage: calls run on the calling thread and hold it. */
-    public static Storage of(FileUploader uploader) {
+    static Storage of(FileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(true) {
             @Override
@@ -51,7 +53,7 @@ public abstract class Storage {
     }
 
     /** A non-blocking storage: calls return at once and complete later. */
-    public static Storage of(AsyncFileUploader uploader) {
+    static Storage of(AsyncFileUploader uploader) {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(false) {
             @Override

@@ -1,15 +1,14 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.UploaderConfig;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Batch deadlines and upload timeouts, checked by one periodic task instead of a timer per upload: scheduling and
  * cancelling a timer for every upload cost more than the rest of the uploader's own work (a timer thread woken, a
  * heap of timers re-ordered, twice per upload). The task runs every twentieth of the shorter of the two timeouts (at
  * least every second, at most every 5 ms), only while batches run, so a timeout fires at most that much late.
- * State is guarded by the engine's lock.
+ * Each step only finds what is due; the batch or the upload handles it afterwards. State is guarded by the
+ * dispatcher's lock. Changes when the way timeouts are watched changes.
  */
 final class Sweep {
 
@@ -37,9 +36,7 @@ final class Sweep {
     }
 
     private void run() {
-        List<Runnable> due = new ArrayList<>();
-        engine.lock.lock();
-        try {
+        engine.dispatcher.run(effects -> {
             if (engine.running.isEmpty()) {
                 scheduled = false;
                 cancel.run();
@@ -47,18 +44,15 @@ final class Sweep {
             }
             long now = System.nanoTime();
             for (Batch batch : engine.running) {
-                if (batch.deadlinePassed(now)) {
-                    due.add(batch::deadlinePassed);
+                if (batch.deadlineDue(now)) {
+                    effects.add(batch::timeOut);
                 }
             }
             engine.dispatcher.forEachRunning(call -> {
-                if (call instanceof UploadCall && ((UploadCall) call).timedOut(now)) {
-                    due.add(((UploadCall) call)::timeout);
+                if (call instanceof Upload && ((Upload) call).timeoutDue(now)) {
+                    effects.add(((Upload) call)::timeOut);
                 }
             });
-        } finally {
-            engine.lock.unlock();
-        }
-        due.forEach(Runnable::run);
+        });
     }
 }

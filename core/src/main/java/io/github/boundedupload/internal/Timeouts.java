@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Every timer of one uploader, on one thread (Failsafe's {@code TimeoutExecutor} is the model: one owner for every
  * timeout): the {@link Sweep} of batch deadlines and upload timeouts, and, for the rare paths, stop timeouts and the
- * pauses between tries of a delete.
+ * pauses between tries of a delete. Changes when the timer thread changes.
  */
 final class Timeouts {
 

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Threads start clean: they do not inherit the creating thread's inheritable thread-locals. Threads are created
  * lazily, from whichever thread submits work at that moment; inheriting would give every upload thread the first
- * caller's MDC (SLF4J's {@code BasicMDCAdapter}, log4j2 when configured so) or security context for good.
+ * caller's MDC (SLF4J's {@code BasicMDCAdapter}, log4j2 when configured so) or security context for good. Changes
+ * when the kinds of threads an uploader makes change.
  */
 final class UploadThreads {
 

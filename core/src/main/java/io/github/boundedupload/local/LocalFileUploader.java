@@ -1,9 +1,10 @@
 package io.github.boundedupload.local;
 
 import io.github.boundedupload.StoredObject;
-import io.github.boundedupload.internal.Names;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Keys;
+import io.github.boundedupload.support.SafeText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -74,20 +75,20 @@ public final class LocalFileUploader implements FileUploader {
         Path target = lexical(key);
         String outside = leadsOutside(target);
         if (outside != null) {
-            throw new IllegalArgumentException("key " + Names.quote(key) + " " + outside);
+            throw new IllegalArgumentException("key " + SafeText.quote(key) + " " + outside);
         }
         return target;
     }
 
     /** The key as a path under the root, checked as text only. */
     private Path lexical(String key) {
-        String problem = Names.keyProblem(key);
+        String problem = Keys.keyProblem(key);
         if (problem != null) {
-            throw new IllegalArgumentException("invalid key " + Names.quote(key) + ": " + problem);
+            throw new IllegalArgumentException("invalid key " + SafeText.quote(key) + ": " + problem);
         }
         Path target = root.resolve(key).normalize();
         if (!target.startsWith(root) || target.equals(root)) {
-            throw new IllegalArgumentException("key " + Names.quote(key) + " leaves the root directory");
+            throw new IllegalArgumentException("key " + SafeText.quote(key) + " leaves the root directory");
         }
         return target;
     }
@@ -119,7 +120,7 @@ public final class LocalFileUploader implements FileUploader {
         Path target = lexical(key);
         String outside = leadsOutside(target);
         if (outside != null) {
-            throw new IOException("key " + Names.quote(key) + " " + outside);
+            throw new IOException("key " + SafeText.quote(key) + " " + outside);
         }
         return target;
     }
@@ -131,7 +132,7 @@ public final class LocalFileUploader implements FileUploader {
         Path directory = target.getParent();
         Files.createDirectories(directory);
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("key " + Names.quote(request.key()) + " names a directory");
+            throw new IOException("key " + SafeText.quote(request.key()) + " names a directory");
         }
         Path temp = Files.createTempFile(directory, ".upload-", ".tmp");
         try {

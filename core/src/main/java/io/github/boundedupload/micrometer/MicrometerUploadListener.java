@@ -1,7 +1,6 @@
 package io.github.boundedupload.micrometer;
 
 import io.github.boundedupload.BatchResult;
-import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
@@ -10,6 +9,7 @@ import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.spi.UploaderEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -133,8 +133,8 @@ public final class MicrometerUploadListener implements UploadListener {
     }
 
     @Override
-    public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
-        Tags tags = tags(uploader.name());
+    public void uploaderCreated(UploaderEvent uploader, Executor executor) {
+        Tags tags = tags(uploader.uploaderName());
         List<Meter> meters = new ArrayList<>();
         meters.add(gauge(ACTIVE, uploader, UploaderStats::inFlightUploads, tags, null,
                 "Uploads in flight"));
@@ -146,38 +146,38 @@ public final class MicrometerUploadListener implements UploadListener {
                 "Batches admitted and not yet finished"));
         meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, null,
                 "Deletes that undo failed batches, not yet confirmed by the storage"));
-        int max = uploader.config().maxConcurrentUploads();
+        int max = uploader.maxConcurrentUploads();
         meters.add(gauge(LIMIT, uploader, s -> s.concurrencyLimit() == 0 ? max : s.concurrencyLimit(), tags, null,
                 "Uploads that may be in flight now: what an adaptive concurrency limit allows, or the maximum"));
         meters.add(gauge(STUCK, uploader, UploaderStats::stuckUploads, tags, null,
                 "Calls to the storage that did not stop within the stop timeout after they were cancelled"));
-        gaugesByUploader.put(uploader.name(), meters);
-        String name = uploader.name();
+        gaugesByUploader.put(uploader.uploaderName(), meters);
+        String name = uploader.uploaderName();
         rejected(name);
         bytes(name);
         rollbacks(name, "deleted");
         rollbacks(name, "failed");
         rollbacksRetried(name);
         rollbacksAbandoned(name);
-        if (uploader.config().executor().isEmpty() && executor instanceof ExecutorService) {
+        if (uploader.ownExecutor() && executor instanceof ExecutorService) {
             new ExecutorServiceMetrics((ExecutorService) executor, executorName(uploader), extraTags)
                     .bindTo(registry);
         }
     }
 
-    private static String executorName(ConcurrentAttachmentUploader uploader) {
-        return "bounded-upload-" + uploader.name();
+    private static String executorName(UploaderEvent uploader) {
+        return "bounded-upload-" + uploader.uploaderName();
     }
 
-    private Meter gauge(String name, ConcurrentAttachmentUploader uploader,
+    private Meter gauge(String name, UploaderEvent uploader,
             ToDoubleFunction<UploaderStats> value, Tags tags, @Nullable String unit, String description) {
         return Gauge.builder(name, uploader, u -> value.applyAsDouble(u.stats()))
                 .tags(tags).baseUnit(unit).description(description).register(registry);
     }
 
     @Override
-    public void uploaderClosed(ConcurrentAttachmentUploader uploader) {
-        List<Meter> meters = gaugesByUploader.remove(uploader.name());
+    public void uploaderClosed(UploaderEvent uploader) {
+        List<Meter> meters = gaugesByUploader.remove(uploader.uploaderName());
         if (meters != null) {
             meters.forEach(registry::remove);
         }

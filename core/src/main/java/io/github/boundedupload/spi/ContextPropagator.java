@@ -1,10 +1,12 @@
 package io.github.boundedupload.spi;
 
-import io.github.boundedupload.internal.MdcContextPropagator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.MDC;
 
 /**
  * Carries thread-local context (logging MDC, tracing, security) from the thread that submits a batch to the threads
@@ -75,7 +77,7 @@ public interface ContextPropagator {
      * @return the MDC propagator
      */
     static ContextPropagator mdc() {
-        return MdcContextPropagator.INSTANCE;
+        return Mdc.INSTANCE;
     }
 
     /**
@@ -130,5 +132,40 @@ public interface ContextPropagator {
      */
     static ContextPropagator none() {
         return () -> () -> () -> { };
+    }
+
+    /**
+     * What {@link #mdc()} returns: carries the SLF4J MDC to upload threads and restores theirs afterwards. It lives
+     * here, with the interface it implements, so that the default needs nothing else; use {@link #mdc()} to name it.
+     */
+    final class Mdc implements ContextPropagator {
+
+        private static final Mdc INSTANCE = new Mdc();
+
+        private Mdc() {
+        }
+
+        @Override
+        public Captured capture() {
+            Map<String, String> captured = MDC.getCopyOfContextMap();
+            return () -> {
+                Map<String, String> previous = MDC.getCopyOfContextMap();
+                install(captured);
+                return () -> install(previous);
+            };
+        }
+
+        private static void install(@Nullable Map<String, String> context) {
+            if (context == null || context.isEmpty()) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(context);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ContextPropagator.mdc()";
+        }
     }
 }

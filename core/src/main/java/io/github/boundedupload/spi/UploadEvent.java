@@ -1,7 +1,7 @@
 package io.github.boundedupload.spi;
 
 import io.github.boundedupload.Attachment;
-import io.github.boundedupload.internal.Names;
+import io.github.boundedupload.support.SafeText;
 import java.util.Objects;
 
 /**
@@ -67,6 +67,6 @@ public final class UploadEvent {
 
     @Override
     public String toString() {
-        return batch + " " + Names.label(index, attachment.fileName());
+        return batch + " " + SafeText.label(index, attachment.fileName());
     }
 }

@@ -1,7 +1,6 @@
 package io.github.boundedupload.spi;
 
 import io.github.boundedupload.BatchResult;
-import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderSaturatedException;
 import java.time.Duration;
@@ -23,13 +22,13 @@ import org.jspecify.annotations.Nullable;
 public interface UploadListener {
 
     /**
-     * The uploader was built. Register gauges here; the uploader's {@link ConcurrentAttachmentUploader#stats()} can
-     * be read at any time.
+     * The uploader was built. Register gauges here; its {@link UploaderEvent#stats()} can be read at any time, as long
+     * as the uploader lives.
      *
      * @param uploader the new uploader
      * @param executor the executor its uploads run on (its own pool, or the one supplied)
      */
-    default void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+    default void uploaderCreated(UploaderEvent uploader, Executor executor) {
     }
 
     /**
@@ -37,7 +36,7 @@ public interface UploadListener {
      *
      * @param uploader the closed uploader
      */
-    default void uploaderClosed(ConcurrentAttachmentUploader uploader) {
+    default void uploaderClosed(UploaderEvent uploader) {
     }
 
     /**

@@ -2,8 +2,6 @@ package io.github.boundedupload.spi;
 
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
-import io.github.boundedupload.internal.ContentTypes;
-import io.github.boundedupload.internal.MeteredInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.github.boundedupload.jdbc;
 
+import io.github.boundedupload.jdbc.internal.NamedConnection;
 import java.sql.Connection;
 import org.jspecify.annotations.Nullable;
 
@@ -43,6 +44,6 @@ public interface CallerTransaction {
      * @return the default
      */
     static CallerTransaction named() {
-        return JdbcUploadJournal.NAMED;
+        return NamedConnection::current;
     }
 }

@@ -2,28 +2,21 @@ package io.github.boundedupload.jdbc;
 
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
-import io.github.boundedupload.BatchFailedException;
-import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.DeferredStore;
+import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.support.SafeText;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Respond first, upload after, lose nothing. {@link #submit} checks the attachments as {@code uploadAll} would, stages
@@ -51,6 +44,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every instance that runs {@code DeferredUploads} for an uploader name runs the uploads of that name. A stored
  * attachment's content is dropped at once; its outcome is kept for 7 days.
+ *
+ * <p>This class is what the application calls: submitting (checking and staging) and asking about deferred uploads,
+ * and what changes with them. One run of a staged batch, on whichever instance its task runs, is done elsewhere.
  */
 public final class DeferredUploads {
 
@@ -63,7 +59,7 @@ public final class DeferredUploads {
     /** How long after it was accepted an attachment is retried before it is failed. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofHours(24);
     /** How long the outcome of a finished attachment stays queryable. */
-    public static final Duration KEEP_FINISHED = Duration.ofDays(7);
+    public static final Duration KEEP_FINISHED = DeferredRuns.KEEP_FINISHED;
 
     private final JdbcUploadJournal journal;
     private final ConcurrentAttachmentUploader uploader;
@@ -71,9 +67,7 @@ public final class DeferredUploads {
     private final long maxStagedBytes;
     private final int maxStagedAttachments;
     private final Duration deadline;
-    private final DeferredUploadListener listener;
-    private final AtomicLong stored = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final DeferredRun run;
 
     private DeferredUploads(Builder b) {
         this.journal = b.journal;
@@ -82,8 +76,8 @@ public final class DeferredUploads {
         this.maxStagedBytes = b.maxStagedBytes;
         this.maxStagedAttachments = b.maxStagedAttachments;
         this.deadline = b.deadline;
-        this.listener = b.listener;
-        journal.register(uploader.name(), this);
+        this.run = new DeferredRun(journal.host(), uploader, deadline, b.listener);
+        journal.deferredRuns().register(uploader.name(), run);
     }
 
     /**
@@ -144,13 +138,14 @@ public final class DeferredUploads {
                         + " content may have; nothing was accepted");
             }
             rows.add(new DeferredStore.Row(id, i, uploader.name(), keys.get(i), attachment.fileName(),
-                    attachment.contentType().orElse(null), encode(attachment.metadata()), content.length, content,
+                    attachment.contentType().orElse(null), DeferredStore.encode(attachment.metadata()), content.length,
+                    content,
                     ordered, DeferredStore.PENDING, deadlineAt, null));
         }
         long batchBytes = bytes;
         CallerTransaction transactions = journal.callerTransaction();
         Connection caller = transactions.current();
-        JdbcUploadJournal.InTransaction<Boolean> stage = c -> {
+        TaskHost.InTransaction<Boolean> stage = c -> {
             DeferredStore.Staged staged = DeferredStore.staged(c);
             if (staged.bytes() + batchBytes > maxStagedBytes
                     || staged.attachments() + rows.size() > maxStagedAttachments) {
@@ -160,7 +155,7 @@ public final class DeferredUploads {
                         + maxStagedBytes + " bytes; nothing was accepted");
             }
             DeferredStore.insert(c, rows, now);
-            journal.scheduleDeferred(c, id);
+            journal.host().schedule(TaskHost.DEFERRED, id, c);
             return Boolean.TRUE;
         };
         if (caller != null) {
@@ -170,34 +165,31 @@ public final class DeferredUploads {
                 throw new UploadException("could not stage the deferred batch in the caller's transaction: "
                         + e.getMessage(), e);
             }
-            transactions.afterCommit(journal::triggerCheck);
+            transactions.afterCommit(journal.host()::triggerCheck);
         } else {
-            journal.inOwnTransaction("stage a deferred batch", stage);
-            journal.triggerCheck();
+            journal.host().inOwnTransaction("stage a deferred batch", stage);
+            journal.host().triggerCheck();
         }
         return new DeferredBatch(id, keys);
-    }
-
-    /** As the core names an attachment in messages: counted from 1, the name escaped. */
-    private static String label(int index, Attachment attachment) {
-        return "file " + (index + 1) + " " + SafeText.quote(attachment.fileName());
     }
 
     private byte[] read(int index, Attachment attachment) {
         AttachmentContent content = attachment.content();
         if (content.length().orElse(0) > maxAttachmentSize) {
-            throw new StagingFullException(label(index, attachment) + " is "
+            throw new StagingFullException(SafeText.label(index, attachment.fileName()) + " is "
                     + content.length().getAsLong() + " bytes, over the " + maxAttachmentSize + " bytes an attachment"
                     + " may have to be staged; upload it with uploadAll instead");
         }
         try (InputStream in = content.openStream()) {
             byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxAttachmentSize + 1));
             if (bytes.length > maxAttachmentSize) {
-                throw new StagingFullException(label(index, attachment) + " is over the " + maxAttachmentSize + " bytes an attachment may have to be staged");
+                throw new StagingFullException(SafeText.label(index, attachment.fileName()) + " is over the "
+                        + maxAttachmentSize + " bytes an attachment may have to be staged");
             }
             return bytes;
         } catch (IOException e) {
-            throw new UploadException("could not read " + label(index, attachment) + " to stage it: " + SafeText.describe(e), e);
+            throw new UploadException("could not read " + SafeText.label(index, attachment.fileName())
+                    + " to stage it: " + SafeText.describe(e), e);
         }
     }
 
@@ -208,11 +200,11 @@ public final class DeferredUploads {
      * @return its attachments in input order; empty when the batch is unknown (or finished more than 7 days ago)
      */
     public List<DeferredAttachment> attachments(String batchId) {
-        List<DeferredStore.Row> rows = journal.inOwnTransaction("read deferred batch " + batchId,
+        List<DeferredStore.Row> rows = journal.host().inOwnTransaction("read deferred batch " + batchId,
                 c -> DeferredStore.rows(c, batchId, false));
         List<DeferredAttachment> attachments = new ArrayList<>(rows.size());
         for (DeferredStore.Row row : rows) {
-            attachments.add(view(row, DeferredAttachment.State.valueOf(row.state()), row.failure()));
+            attachments.add(DeferredRun.view(row, DeferredAttachment.State.valueOf(row.state()), row.failure()));
         }
         return attachments;
     }
@@ -232,8 +224,9 @@ public final class DeferredUploads {
      * @return the figures
      */
     public Stats stats() {
-        DeferredStore.Staged staged = journal.inOwnTransaction("read staged content", DeferredStore::staged);
-        return new Stats(staged.attachments(), staged.bytes(), stored.get(), failed.get(), journal.deferredRetried());
+        DeferredStore.Staged staged = journal.host().inOwnTransaction("read staged content", DeferredStore::staged);
+        return new Stats(staged.attachments(), staged.bytes(), run.stored(), run.failed(),
+                journal.deferredRuns().retried());
     }
 
     /**
@@ -246,122 +239,6 @@ public final class DeferredUploads {
      * @param retried failed tries of deferred batches this instance scheduled again
      */
     public record Stats(long pendingAttachments, long stagedBytes, long stored, long failed, long retried) {
-    }
-
-    // ---- the background task ------------------------------------------------------------------------------------
-
-    /** Uploads what is pending of a batch; throws to be tried again later. */
-    void run(String batchId) {
-        List<DeferredStore.Row> pending = journal.inOwnTransaction("read deferred batch " + batchId,
-                c -> DeferredStore.rows(c, batchId, true));
-        if (pending.isEmpty()) {
-            return;
-        }
-        try {
-            if (pending.get(0).ordered()) {
-                for (DeferredStore.Row row : pending) {
-                    upload(List.of(row));
-                }
-            } else {
-                upload(pending);
-            }
-        } catch (RuntimeException e) {
-            if (System.currentTimeMillis() < pending.get(0).deadlineAt()) {
-                throw e;
-            }
-            String reason = "not stored before its deadline (" + deadline + " after it was accepted); last failure: "
-                    + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e));
-            for (DeferredStore.Row row : journal.inOwnTransaction("read deferred batch " + batchId,
-                    c -> DeferredStore.rows(c, batchId, true))) {
-                end(row, DeferredAttachment.State.FAILED, reason);
-            }
-        }
-    }
-
-    private void upload(List<DeferredStore.Row> rows) {
-        List<Attachment> attachments = new ArrayList<>(rows.size());
-        for (DeferredStore.Row row : rows) {
-            Attachment.Builder attachment = Attachment.builder(row.fileName(),
-                    AttachmentContent.ofBytes(Objects.requireNonNull(row.content(), "staged content")))
-                    .key(row.key()).contentType(row.contentType());
-            decode(row.metadata()).forEach(attachment::metadata);
-            attachments.add(attachment.build());
-        }
-        BatchResult result;
-        try {
-            result = uploader.uploadAll(attachments);
-        } catch (BatchFailedException e) {
-            result = e.result();
-        }
-        Throwable firstFailure = null;
-        int notStored = 0;
-        for (UploadResult upload : result.results()) {
-            if (upload.isStored()) {
-                end(rows.get(upload.index()), DeferredAttachment.State.STORED, null);
-            } else {
-                notStored++;
-                if (firstFailure == null) {
-                    firstFailure = upload.failure().orElse(null);
-                }
-            }
-        }
-        if (notStored > 0) {
-            throw new UploadException(notStored + " of " + rows.size() + " deferred attachments were not stored"
-                    + (firstFailure == null ? "" : ": " + SafeText.describe(firstFailure)), firstFailure);
-        }
-    }
-
-    private void end(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason) {
-        int ended = journal.inOwnTransaction("record a deferred attachment " + state,
-                c -> DeferredStore.finish(c, row.batchId(), row.index(), state.name(), reason,
-                        System.currentTimeMillis()));
-        if (ended != 1) {
-            return; // recorded by another try already: heard once
-        }
-        DeferredAttachment attachment = view(row, state, reason);
-        try {
-            if (state == DeferredAttachment.State.STORED) {
-                stored.incrementAndGet();
-                listener.stored(attachment);
-            } else {
-                failed.incrementAndGet();
-                JdbcUploadJournal.LOG.error("upload journal: deferred file {} {} of batch {} (key {}) failed: {}",
-                        row.index() + 1, SafeText.quote(row.fileName()), row.batchId(), SafeText.quote(row.key()),
-                        reason);
-                listener.failed(attachment);
-            }
-        } catch (RuntimeException e) {
-            JdbcUploadJournal.LOG.warn("upload journal: a DeferredUploadListener threw: {}", SafeText.describe(e));
-        }
-    }
-
-    private static DeferredAttachment view(DeferredStore.Row row, DeferredAttachment.State state,
-            @Nullable String reason) {
-        return new DeferredAttachment(row.batchId(), row.index(), row.key(), row.fileName(), row.size(), state,
-                reason);
-    }
-
-    private static @Nullable String encode(Map<String, String> metadata) {
-        if (metadata.isEmpty()) {
-            return null;
-        }
-        StringBuilder text = new StringBuilder();
-        metadata.forEach((name, value) -> text.append(text.length() == 0 ? "" : "&")
-                .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
-                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
-        return text.toString();
-    }
-
-    private static Map<String, String> decode(@Nullable String metadata) {
-        Map<String, String> entries = new java.util.LinkedHashMap<>();
-        if (metadata != null) {
-            for (String entry : metadata.split("&")) {
-                int equals = entry.indexOf('=');
-                entries.put(URLDecoder.decode(entry.substring(0, equals), StandardCharsets.UTF_8),
-                        URLDecoder.decode(entry.substring(equals + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return entries;
     }
 
     /** Builds {@link DeferredUploads}. */

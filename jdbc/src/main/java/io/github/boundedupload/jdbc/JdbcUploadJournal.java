@@ -1,51 +1,23 @@
 package io.github.boundedupload.jdbc;
 
-import com.github.kagkarlsson.scheduler.Scheduler;
-import com.github.kagkarlsson.scheduler.SchedulerName;
-import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
-import com.github.kagkarlsson.scheduler.logging.LogLevel;
-import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
-import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
-import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
-import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.jdbc.internal.BoundDataSource;
-import io.github.boundedupload.jdbc.internal.DeferredStore;
-import io.github.boundedupload.jdbc.internal.Schema;
+import io.github.boundedupload.jdbc.internal.BatchRecords;
+import io.github.boundedupload.jdbc.internal.Compensations;
+import io.github.boundedupload.jdbc.internal.DeferredRuns;
+import io.github.boundedupload.jdbc.internal.NamedConnection;
 import io.github.boundedupload.jdbc.internal.Store;
+import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
-import io.github.boundedupload.support.SafeText;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An {@link UploadJournal} in the application's own database (PostgreSQL, MySQL or H2): before a batch writes its
@@ -72,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * <p>Recovery after a crash starts when the batch's lease ends: the uploader's batch timeout plus two stop timeouts,
  * plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one {@link Builder#pollingInterval}.
  * Close the uploader before the journal.
+ *
+ * <p>This class is the journal's face: its settings, its status and its lifetime, and what changes with them. The work
+ * is done in rooms of its own, each below the one that uses it: the batches' rows, the scheduler that hosts the tasks,
+ * the compensations, and the deferred-upload task ({@code docs/design.md} draws them).
  */
 public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 
@@ -92,84 +68,28 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     /** Threads that run compensations on this instance. */
     public static final int DEFAULT_THREADS = 2;
 
-    static final Logger LOG = LoggerFactory.getLogger(JdbcUploadJournal.class);
-    static final String COMPENSATION = "bounded-upload-compensation";
-    static final String RECOVERY = "bounded-upload-recovery";
-    static final String DEFERRED = "bounded-upload-deferred";
-    private static final String TASK_TABLE = "bounded_upload_task";
-    /** Expired batches claimed per page, and pages per recovery run. */
-    private static final int PAGE = 100;
-    private static final int MAX_PAGES = 10;
-
-    private static final ThreadLocal<@Nullable Connection> NAMED_CONNECTION = new ThreadLocal<>();
-    static final CallerTransaction NAMED = NAMED_CONNECTION::get;
-
-    private final DataSource dataSource;
-    private final BoundDataSource bound;
-    private final KeyRemover remover;
+    private final TaskHost host;
+    private final Compensations compensations;
+    private final DeferredRuns deferredRuns;
+    private final BatchRecords records;
     private final CallerTransaction transactions;
     private final String owner;
-    private final Duration keepMargin;
-    private final Duration firstRetryPause;
-    private final Duration maxRetryPause;
     private final int failingAfter;
-    private final OneTimeTask<Void> compensation;
-    private final OneTimeTask<Void> deferredUpload;
-    /** The deferred uploads this instance runs, by uploader name. */
-    private final Map<String, DeferredUploads> deferred = new ConcurrentHashMap<>();
-    private final Scheduler scheduler;
-    private final AtomicLong completed = new AtomicLong();
-    private final AtomicLong retried = new AtomicLong();
-    private final AtomicLong deferredRetried = new AtomicLong();
 
     private JdbcUploadJournal(Builder b) {
-        this.dataSource = b.dataSource;
-        this.bound = new BoundDataSource(b.dataSource);
-        this.remover = b.remover;
         this.transactions = b.transactions;
         this.owner = b.instanceName;
-        this.keepMargin = b.keepMargin;
-        this.firstRetryPause = b.firstRetryPause;
-        this.maxRetryPause = b.maxRetryPause;
         this.failingAfter = b.failingAfter;
-        this.compensation = Tasks.oneTime(COMPENSATION)
-                .onFailure(this::retryLater)
-                .execute((instance, context) -> compensate(instance.getId()));
-        this.deferredUpload = Tasks.oneTime(DEFERRED)
-                .onFailure(this::retryDeferredLater)
-                .execute((instance, context) -> runDeferred(instance.getId()));
-        RecurringTask<Void> recovery = Tasks.recurring(RECOVERY, FixedDelay.of(b.pollingInterval))
-                .execute((instance, context) -> recover());
-        Schema.Database database;
-        try (Connection c = dataSource.getConnection()) {
-            if (b.createTables) {
-                Schema.create(c, JdbcUploadJournal.class);
-            }
-            database = Schema.detect(c);
-        } catch (SQLException e) {
-            throw new UploadException("the upload journal could not reach its database"
-                    + (b.createTables ? " to create its tables" : "") + ": " + e.getMessage(), e);
-        }
-        var scheduler = Scheduler.create(bound, compensation, deferredUpload)
-                .startTasks(recovery)
-                .tableName(TASK_TABLE)
-                .threads(b.threads)
-                .pollingInterval(b.pollingInterval)
-                .heartbeatInterval(b.heartbeatInterval)
-                .missedHeartbeatsLimit(6)
-                .schedulerName(new SchedulerName.Fixed(owner))
-                .shutdownMaxWait(DEFAULT_DELETE_TIMEOUT.plusSeconds(10))
-                .enableImmediateExecution()
-                // A failed try is logged by retryLater, once, without the stack trace db-scheduler would add.
-                .failureLogging(LogLevel.DEBUG, false);
-        if (database == Schema.Database.MYSQL) {
-            scheduler.alwaysPersistTimestampInUTC();
-        } else if (database == Schema.Database.H2) {
-            // db-scheduler has no H2 customization, and warns; its default is right for our zoned timestamps.
-            scheduler.jdbcCustomization(new DefaultJdbcCustomization(false));
-        }
-        this.scheduler = scheduler.build();
-        this.scheduler.start();
+        this.host = new TaskHost(b.dataSource, new TaskHost.Settings(owner, b.threads, b.pollingInterval,
+                b.heartbeatInterval, DEFAULT_DELETE_TIMEOUT.plusSeconds(10), b.createTables), JdbcUploadJournal.class);
+        this.compensations = new Compensations(host, b.remover, owner, b.firstRetryPause, b.maxRetryPause,
+                failingAfter);
+        this.deferredRuns = new DeferredRuns(host, b.firstRetryPause, b.maxRetryPause);
+        this.records = new BatchRecords(host, compensations, transactions, owner, b.keepMargin);
+        host.start(compensations, deferredRuns, () -> {
+            deferredRuns.forgetFinished();
+            compensations.recover();
+        });
     }
 
     /**
@@ -181,7 +101,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static Builder builder(DataSource dataSource, FileUploader storage) {
         Objects.requireNonNull(storage, "storage");
-        return new Builder(dataSource, key -> storage.delete(key));
+        return new Builder(dataSource, Compensations.remover(storage));
     }
 
     /**
@@ -193,7 +113,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static Builder builder(DataSource dataSource, AsyncFileUploader storage) {
         Objects.requireNonNull(storage, "storage");
-        return new Builder(dataSource, key -> await(storage.delete(key)));
+        return new Builder(dataSource, Compensations.remover(storage, DEFAULT_DELETE_TIMEOUT));
     }
 
     /**
@@ -207,269 +127,14 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      * @return what the work returned
      */
     public static <T> T inTransaction(Connection connection, Supplier<T> work) {
-        Objects.requireNonNull(connection, "connection");
-        Connection before = NAMED_CONNECTION.get();
-        NAMED_CONNECTION.set(connection);
-        try {
-            return work.get();
-        } finally {
-            if (before == null) {
-                NAMED_CONNECTION.remove();
-            } else {
-                NAMED_CONNECTION.set(before);
-            }
-        }
+        return NamedConnection.with(Objects.requireNonNull(connection, "connection"), work);
     }
 
     // ---- the uploader's side --------------------------------------------------------------------------------
 
     @Override
     public Entry begin(BatchEvent batch, List<String> keys, Duration maxRunTime) {
-        String id = UUID.randomUUID().toString();
-        long now = System.currentTimeMillis();
-        long leaseUntil = now + maxRunTime.toMillis() + keepMargin.toMillis();
-        runInOwnTransaction("record " + batch, c -> {
-            try {
-                Store.insertBatch(c, id, batch.uploaderName(), owner, Store.OPEN, now, leaseUntil);
-                Store.insertKeys(c, id, keys);
-            } catch (SQLException e) {
-                if (!Store.isDuplicate(e)) {
-                    throw e;
-                }
-                c.rollback();
-                String held = Store.heldKey(c, keys).orElse("?");
-                throw new UploadException("key " + SafeText.quote(held) + " belongs to a batch that is not settled"
-                        + " yet (an upload of that key runs, waits for its caller's commit, or is being removed)",
-                        null);
-            }
-        });
-        return new JournalEntry(id, List.copyOf(keys), batch);
-    }
-
-    private final class JournalEntry implements Entry {
-        private final String id;
-        private final List<String> keys;
-        private final BatchEvent batch;
-
-        JournalEntry(String id, List<String> keys, BatchEvent batch) {
-            this.id = id;
-            this.keys = keys;
-            this.batch = batch;
-        }
-
-        @Override
-        public void keep(List<String> kept) {
-            Set<String> keep = new HashSet<>(kept);
-            List<String> rest = new ArrayList<>();
-            for (String key : keys) {
-                if (!keep.contains(key)) {
-                    rest.add(key);
-                }
-            }
-            if (!rest.isEmpty()) {
-                removeApart(rest, batch);
-            }
-            Connection caller = transactions.current();
-            int forgotten;
-            if (caller != null) {
-                try {
-                    forgotten = Store.forgetOpen(caller, id);
-                } catch (SQLException e) {
-                    throw new UploadException("could not keep " + batch + " in the caller's transaction: "
-                            + e.getMessage(), e);
-                }
-                if (forgotten == 1) {
-                    transactions.afterRollback(() -> compensateSoon(id));
-                }
-            } else {
-                forgotten = inOwnTransaction("keep " + batch, c -> Store.forgetOpen(c, id));
-            }
-            if (forgotten != 1) {
-                throw new UploadException(batch + " is being removed already: its lease ended before it was kept",
-                        null);
-            }
-        }
-
-        @Override
-        public void settled(boolean confirmed) {
-            if (confirmed) {
-                inOwnTransaction("forget " + batch, c -> Store.forgetOpen(c, id));
-            } else {
-                compensateSoon(id);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "journal entry " + id + " of " + batch;
-        }
-    }
-
-    /** Keys a kept batch did not keep: moved to a batch of their own, removed at once. */
-    private void removeApart(List<String> keys, BatchEvent batch) {
-        String id = UUID.randomUUID().toString();
-        long now = System.currentTimeMillis();
-        runInOwnTransaction("hand over what " + batch + " did not keep", c -> {
-            Store.insertBatch(c, id, batch.uploaderName(), owner, Store.OPEN, now, now);
-            Store.moveKeys(c, keys, id);
-        });
-        compensateSoon(id);
-    }
-
-    /** Claims an open batch and schedules its compensation now; never throws (the lease still covers it). */
-    private void compensateSoon(String id) {
-        try {
-            boolean claimed = inOwnTransaction("claim batch " + id, c -> {
-                if (Store.claim(c, id) != 1) {
-                    return false;
-                }
-                bound.with(c, () -> scheduler.scheduleIfNotExists(compensation.instance(id), Instant.now()));
-                return true;
-            });
-            if (claimed) {
-                scheduler.triggerCheckForDueExecutions();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("upload journal: could not start removing batch {} now; it is removed when its lease ends: {}",
-                    id, SafeText.describe(e));
-        }
-    }
-
-    // ---- the tasks --------------------------------------------------------------------------------------------
-
-    /** The recurring task: claims open batches whose lease ended; forgets deferred attachments ended long ago. */
-    private void recover() {
-        runInOwnTransaction("forget finished deferred attachments", c -> DeferredStore.forgetFinished(c,
-                System.currentTimeMillis() - DeferredUploads.KEEP_FINISHED.toMillis()));
-        for (int page = 0; page < MAX_PAGES; page++) {
-            List<String> expired = inOwnTransaction("find expired batches",
-                    c -> Store.expired(c, System.currentTimeMillis(), PAGE));
-            for (String id : expired) {
-                LOG.info("upload journal: batch {} was not settled before its lease ended (its process died, or its"
-                        + " caller did not commit); removing what it stored", id);
-                compensateSoon(id);
-            }
-            if (expired.size() < PAGE) {
-                return;
-            }
-        }
-    }
-
-    /** A compensation task: deletes every key of a claimed batch, then forgets it. Throws to be retried. */
-    private void compensate(String id) {
-        Optional<List<String>> found = inOwnTransaction("read batch " + id, c -> Store.keysOf(c, id));
-        if (found.isEmpty()) {
-            return; // removed already
-        }
-        List<String> keys = found.get();
-        for (String key : keys) {
-            try {
-                remover.remove(key);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                throw new UploadException("could not delete " + SafeText.quote(key) + " to undo batch " + id + ": "
-                        + SafeText.describe(e), e);
-            }
-        }
-        runInOwnTransaction("forget batch " + id, c -> {
-            Store.delete(c, id);
-        });
-        completed.incrementAndGet();
-        LOG.info("upload journal: removed the {} keys of batch {}", keys.size(), id);
-    }
-
-    private void retryLater(ExecutionComplete complete, ExecutionOperations<Void> operations) {
-        String id = complete.getExecution().taskInstance.getId();
-        int tries = complete.getExecution().consecutiveFailures + 1;
-        String why = reason(complete);
-        recordFailedTry("batch " + id, c -> Store.failed(c, id, tries, why));
-        Duration pause = pause(tries);
-        retried.incrementAndGet();
-        if (tries == failingAfter) {
-            LOG.error("upload journal: removing batch {} failed {} times in a row; trying again every {} at most,"
-                    + " until the storage confirms: {}", id, tries, maxRetryPause, why);
-        } else {
-            LOG.warn("upload journal: removing batch {} failed (try {}); trying again in {}: {}", id, tries, pause,
-                    why);
-        }
-        operations.reschedule(complete, complete.getTimeDone().plus(pause));
-    }
-
-    /** Why a task failed; the journal's own messages name the key and describe the storage's failure safely already. */
-    private static String reason(ExecutionComplete complete) {
-        return complete.getCause().map(cause -> cause instanceof UploadException ? String.valueOf(cause.getMessage())
-                : SafeText.describe(cause)).orElse("unknown failure");
-    }
-
-    /** Records a failed try on the task's rows; a database that fails here too is logged, the retry happens anyway. */
-    private void recordFailedTry(String what, SqlAction record) {
-        try {
-            runInOwnTransaction("record a failed try of " + what, record);
-        } catch (RuntimeException e) {
-            LOG.warn("upload journal: could not record the failed try of {}: {}", what, SafeText.describe(e));
-        }
-    }
-
-    /** The first pause, doubling up to the longest, each drawn between half and all of that. */
-    private Duration pause(int tries) {
-        long first = firstRetryPause.toMillis();
-        long max = maxRetryPause.toMillis();
-        long full = tries >= 31 ? max : Math.min(max, first << Math.min(30, tries - 1));
-        return Duration.ofMillis(full / 2 + ThreadLocalRandom.current().nextLong(full / 2 + 1));
-    }
-
-    // ---- deferred uploads -------------------------------------------------------------------------------------
-
-    void register(String uploaderName, DeferredUploads uploads) {
-        if (deferred.putIfAbsent(uploaderName, uploads) != null) {
-            throw new IllegalArgumentException("the journal runs deferred uploads of uploader '" + uploaderName
-                    + "' already");
-        }
-    }
-
-    long deferredRetried() {
-        return deferredRetried.get();
-    }
-
-    CallerTransaction callerTransaction() {
-        return transactions;
-    }
-
-    /** Schedules a deferred batch's upload now, in the transaction of {@code c}. */
-    void scheduleDeferred(Connection c, String batchId) throws SQLException {
-        bound.with(c, () -> scheduler.scheduleIfNotExists(deferredUpload.instance(batchId), Instant.now()));
-    }
-
-    /** Looks for due tasks now (after a commit that scheduled one). */
-    void triggerCheck() {
-        scheduler.triggerCheckForDueExecutions();
-    }
-
-    private void runDeferred(String batchId) {
-        String uploader = inOwnTransaction("read deferred batch " + batchId,
-                c -> DeferredStore.uploaderOf(c, batchId)).orElse(null);
-        if (uploader == null) {
-            return; // forgotten
-        }
-        DeferredUploads uploads = deferred.get(uploader);
-        if (uploads == null) {
-            throw new UploadException("no DeferredUploads of uploader '" + uploader + "' runs on this instance", null);
-        }
-        uploads.run(batchId);
-    }
-
-    private void retryDeferredLater(ExecutionComplete complete, ExecutionOperations<Void> operations) {
-        String id = complete.getExecution().taskInstance.getId();
-        int tries = complete.getExecution().consecutiveFailures + 1;
-        String why = reason(complete);
-        recordFailedTry("deferred batch " + id, c -> DeferredStore.failedTry(c, id));
-        Duration pause = pause(tries);
-        deferredRetried.incrementAndGet();
-        LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", id, tries,
-                pause, why);
-        operations.reschedule(complete, complete.getTimeDone().plus(pause));
+        return records.begin(batch, keys, maxRunTime);
     }
 
     // ---- status -----------------------------------------------------------------------------------------------
@@ -480,7 +145,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      * @return the status
      */
     public JournalStatus status() {
-        return inOwnTransaction("read the status", c -> {
+        return host.inOwnTransaction("read the status", c -> {
             long open = 0;
             long compensating = 0;
             long failing = 0;
@@ -503,8 +168,8 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
             }
             Duration age = oldest == Long.MAX_VALUE ? null
                     : Duration.ofMillis(Math.max(0, System.currentTimeMillis() - oldest));
-            return new JournalStatus(open + compensating, compensating, failing, age, failures, completed.get(),
-                    retried.get());
+            return new JournalStatus(open + compensating, compensating, failing, age, failures,
+                    compensations.completed(), compensations.retried());
         });
     }
 
@@ -532,7 +197,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     @Override
     public void close() {
-        scheduler.stop();
+        host.close();
     }
 
     @Override
@@ -540,73 +205,18 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         return "JdbcUploadJournal[" + owner + "]";
     }
 
-    // ---- plumbing ---------------------------------------------------------------------------------------------
+    // ---- what deferred uploads share -------------------------------------------------------------------------
 
-    /** Work on a connection of the journal's own, committed at the end. */
-    @FunctionalInterface
-    interface InTransaction<T> {
-        T run(Connection c) throws SQLException;
+    TaskHost host() {
+        return host;
     }
 
-    /** Work without a result on a connection of the journal's own, committed at the end. */
-    @FunctionalInterface
-    private interface SqlAction {
-        void run(Connection c) throws SQLException;
+    DeferredRuns deferredRuns() {
+        return deferredRuns;
     }
 
-    private void runInOwnTransaction(String what, SqlAction action) {
-        inOwnTransaction(what, c -> {
-            action.run(c);
-            return Boolean.TRUE;
-        });
-    }
-
-    <T> T inOwnTransaction(String what, InTransaction<T> work) {
-        try (Connection c = dataSource.getConnection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(auto);
-            }
-        } catch (SQLException e) {
-            throw new UploadException("upload journal: could not " + what + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Deletes one key from the storage; throws when the storage does not confirm. */
-    @FunctionalInterface
-    private interface KeyRemover {
-        void remove(String key) throws Exception;
-    }
-
-    private static void await(CompletableFuture<Void> delete) throws Exception {
-        try {
-            delete.get(DEFAULT_DELETE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof Exception ? (Exception) cause : e;
-        } catch (TimeoutException | InterruptedException e) {
-            delete.cancel(true);
-            throw e;
-        }
-    }
-
-    private static String defaultInstanceName() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
-        String name = host + "-" + ProcessHandle.current().pid();
-        return name.length() > 50 ? name.substring(name.length() - 50) : name;
+    CallerTransaction callerTransaction() {
+        return transactions;
     }
 
     /**
@@ -614,9 +224,9 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static final class Builder {
         private final DataSource dataSource;
-        private final KeyRemover remover;
-        private CallerTransaction transactions = NAMED;
-        private String instanceName = defaultInstanceName();
+        private final Compensations.KeyRemover remover;
+        private CallerTransaction transactions = CallerTransaction.named();
+        private String instanceName = TaskHost.defaultInstanceName();
         private boolean createTables;
         private Duration keepMargin = DEFAULT_KEEP_MARGIN;
         private Duration pollingInterval = DEFAULT_POLLING_INTERVAL;
@@ -626,7 +236,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         private int failingAfter = DEFAULT_FAILING_AFTER;
         private int threads = DEFAULT_THREADS;
 
-        private Builder(DataSource dataSource, KeyRemover remover) {
+        private Builder(DataSource dataSource, Compensations.KeyRemover remover) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
             this.remover = remover;
         }

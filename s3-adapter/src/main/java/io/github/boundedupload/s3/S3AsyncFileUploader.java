@@ -8,6 +8,7 @@ import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Causes;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -166,7 +167,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         });
         CompletableFuture<?> ended = transfer.start().handle((stored, failure) -> {
             if (failure != null) {
-                result.completeExceptionally(Failures.unwrap(failure));
+                result.completeExceptionally(Causes.unwrap(failure));
             } else if (!result.complete(stored)) {
                 return transfer.discard(); // cancelled in the instant S3 stored it: nobody will ever see this object
             }

@@ -8,6 +8,7 @@ import io.github.boundedupload.s3.internal.SyncOps;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Causes;
 import io.github.boundedupload.support.Threads;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -139,7 +140,7 @@ public final class S3FileUploader implements FileUploader {
         try {
             return future.join(); // already complete
         } catch (CompletionException e) {
-            Throwable cause = Failures.unwrap(e);
+            Throwable cause = Causes.unwrap(e);
             if (Failures.interrupted(cause)) {
                 Thread.currentThread().interrupt(); // whatever the SDK did with it, the caller learns of it
             }

@@ -1,10 +1,18 @@
 package io.github.boundedupload.s3;
 
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.support.Causes;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 
 /**
  * An S3 upload or delete failed. Carries what is needed to act on it: the bucket and key, the attachment's file
@@ -115,13 +123,14 @@ public class S3UploadException extends UploadException {
 
     /**
      * Whether the upload stopped because it was interrupted or cancelled (the SDK says so with its
-     * {@code AbortedException}), rather than failing on its own.
+     * {@code AbortedException}), rather than failing on its own. Only the causes are looked at, not this exception.
      *
      * @return whether the failure is a cancellation
      */
     @Override
     public boolean isCancellation() {
-        return Failures.cancelled(this);
+        return Causes.any(getCause(), t -> t instanceof AbortedException || t instanceof CancellationException
+                || Causes.isInterrupt(t));
     }
 
     /**
@@ -132,6 +141,18 @@ public class S3UploadException extends UploadException {
      */
     @Override
     public boolean isThrottling() {
-        return Failures.throttling(this, statusCode, errorCode);
+        if (statusCode == 503 || statusCode == 429 || "SlowDown".equals(errorCode)
+                || "RequestTimeout".equals(errorCode)) {
+            return true;
+        }
+        return statusCode == 0 && Causes.any(getCause(), S3UploadException::noAnswer); // else S3 answered otherwise
+    }
+
+    /** A request that timed out, or whose connection failed, before S3 answered. */
+    private static boolean noAnswer(Throwable t) {
+        return t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
+                || t instanceof ConnectException || t instanceof SocketTimeoutException
+                || t instanceof IOException && !(t instanceof InterruptedIOException)
+                && t.getClass().getName().startsWith("java.net");
     }
 }

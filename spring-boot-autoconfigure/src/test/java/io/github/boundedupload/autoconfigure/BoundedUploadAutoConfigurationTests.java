@@ -20,6 +20,7 @@ import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.spi.UploaderEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -579,7 +580,7 @@ class BoundedUploadAutoConfigurationTests {
         final AtomicReference<Executor> executor = new AtomicReference<>();
 
         @Override
-        public void uploaderCreated(ConcurrentAttachmentUploader uploader, Executor executor) {
+        public void uploaderCreated(UploaderEvent uploader, Executor executor) {
             this.executor.set(executor);
         }
     }

@@ -106,7 +106,8 @@ public abstract class AsyncFileUploaderContract extends FileUploaderContract {
     void cancellingTheFutureStopsTheUploadAndStoresNothing() throws Exception {
         String key = newKey("cancelled.bin");
         CountDownLatch reading = new CountDownLatch(1);
-        AttachmentContent slow = AttachmentContent.ofStream(() -> new StallingStream(64 * 1024, reading), 2_000_000);
+        AttachmentContent slow = AttachmentContent.ofStream(() -> BrokenContent.stalling(64 * 1024, reading),
+                2_000_000);
         CompletableFuture<StoredObject> future =
                 asyncUploader().upload(UploadRequest.of(key, Attachment.of("cancelled.bin", slow)));
         assertThat(reading.await(60, TimeUnit.SECONDS)).as("the uploader started reading").isTrue();

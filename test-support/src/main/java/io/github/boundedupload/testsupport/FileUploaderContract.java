@@ -11,31 +11,20 @@ import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
-import java.util.zip.Checksum;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +36,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * directly, and every implementation is held to the same behaviour. Every check reads the store through
  * {@link #read(String)}, never trusts the uploader's own word.
  *
- * <p>(A long file on purpose: one test per promise of the contract, in one class, so that a storage proves all of
- * them by extending one thing.)
+ * <p>One test per promise of the contract, in one class, so that a storage proves all of them by extending one thing;
+ * the content that goes wrong on purpose is made elsewhere. Changes when the contract makes a new promise.
  *
  * <pre>{@code
  * class LocalFileUploaderContractTest extends FileUploaderContract {
@@ -282,32 +271,11 @@ public abstract class FileUploaderContract {
         assertThat(stored.key()).isEqualTo(key);
         assertThat(stored.size()).isEqualTo(bytes.length);
         assertThat(stored.checksumAlgorithm()).isPresent();
-        String expected = checksum(stored.checksumAlgorithm().orElseThrow(), bytes);
+        String expected = BrokenContent.checksum(stored.checksumAlgorithm().orElseThrow(), bytes);
         if (expected != null) {
             assertThat(stored.checksum()).contains(expected);
         } else {
             assertThat(stored.checksum()).hasValueSatisfying(value -> assertThat(value).isNotBlank());
-        }
-    }
-
-    /** The checksum of bytes in S3's format (Base64 of the big-endian value), or null for an unknown algorithm. */
-    private static @Nullable String checksum(String algorithm, byte[] bytes) throws NoSuchAlgorithmException {
-        Base64.Encoder base64 = Base64.getEncoder();
-        switch (algorithm) {
-            case "CRC32", "CRC32C" -> {
-                Checksum crc = algorithm.equals("CRC32") ? new CRC32() : new CRC32C();
-                crc.update(bytes, 0, bytes.length);
-                return base64.encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
-            }
-            case "SHA256" -> {
-                return base64.encodeToString(MessageDigest.getInstance("SHA-256").digest(bytes));
-            }
-            case "SHA1" -> {
-                return base64.encodeToString(MessageDigest.getInstance("SHA-1").digest(bytes));
-            }
-            default -> {
-                return null;
-            }
         }
     }
 
@@ -339,37 +307,7 @@ public abstract class FileUploaderContract {
     @Test
     void aPublisherThatFailsFailsTheUploadAndStoresNothing() throws Exception {
         String key = newKey("published-broken.bin");
-        AttachmentContent broken = AttachmentContent.ofPublisher(() -> subscriber -> {
-            TestData.publisher(16, 100_000).subscribe(new Flow.Subscriber<ByteBuffer>() {
-                private int buffers;
-
-                @Override
-                public void onSubscribe(Flow.Subscription subscription) {
-                    subscriber.onSubscribe(subscription);
-                }
-
-                @Override
-                public void onNext(ByteBuffer buffer) {
-                    if (++buffers == 3) {
-                        subscriber.onError(new IOException("the source broke off"));
-                    } else if (buffers < 3) {
-                        subscriber.onNext(buffer);
-                    }
-                }
-
-                @Override
-                public void onError(Throwable failure) {
-                    subscriber.onError(failure);
-                }
-
-                @Override
-                public void onComplete() {
-                    if (buffers < 3) {
-                        subscriber.onComplete();
-                    }
-                }
-            });
-        }, 100_000);
+        AttachmentContent broken = AttachmentContent.ofPublisher(() -> BrokenContent.publisherFailingAt(3), 100_000);
         assertThatThrownBy(() -> upload(key, Attachment.of("published-broken.bin", broken))).isNotNull();
         assertThat(exists(key)).isFalse();
     }
@@ -377,17 +315,7 @@ public abstract class FileUploaderContract {
     @Test
     void contentThatCannotBeReadFailsAndStoresNothing() throws Exception {
         String key = newKey("broken.bin");
-        AttachmentContent broken = AttachmentContent.ofStream(() -> new InputStream() {
-            private int left = 5000;
-
-            @Override
-            public int read() throws IOException {
-                if (left-- == 0) {
-                    throw new IOException("the disk went away");
-                }
-                return 'x';
-            }
-        }, 10_000);
+        AttachmentContent broken = AttachmentContent.ofStream(() -> BrokenContent.failingAfter(5000), 10_000);
         assertThatThrownBy(() -> upload(key, Attachment.of("broken.bin", broken))).isNotNull();
         assertThat(exists(key)).isFalse();
     }
@@ -407,7 +335,8 @@ public abstract class FileUploaderContract {
     void interruptStopsTheUploadAndStoresNothing() throws Exception {
         String key = newKey("slow.bin");
         CountDownLatch reading = new CountDownLatch(1);
-        AttachmentContent slow = AttachmentContent.ofStream(() -> new StallingStream(64 * 1024, reading), 2_000_000);
+        AttachmentContent slow = AttachmentContent.ofStream(() -> BrokenContent.stalling(64 * 1024, reading),
+                2_000_000);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             Future<StoredObject> upload = thread.submit(() -> upload(key, Attachment.of("slow.bin", slow)));
@@ -419,48 +348,5 @@ public abstract class FileUploaderContract {
             thread.shutdownNow();
         }
         await().atMost(SETTLE).untilAsserted(() -> assertThat(exists(key)).isFalse());
-    }
-
-    /**
-     * A stream that yields some bytes, then stalls until its reading thread is interrupted (it then throws an
-     * {@link InterruptedIOException}, as a socket stream does).
-     */
-    protected static final class StallingStream extends InputStream {
-        private final CountDownLatch stalled;
-        private final CountDownLatch never = new CountDownLatch(1);
-        private final InputStream head;
-
-        /**
-         * A stalling stream.
-         *
-         * @param bytesBeforeStall how many bytes it yields first
-         * @param stalled counted down when it stalls
-         */
-        public StallingStream(int bytesBeforeStall, CountDownLatch stalled) {
-            this.head = new ByteArrayInputStream(new byte[bytesBeforeStall]);
-            this.stalled = stalled;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = head.read(buffer, offset, length);
-            if (n > 0) {
-                return n;
-            }
-            stalled.countDown();
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while stalled");
-            }
-            throw new IllegalStateException("unreachable");
-        }
     }
 }

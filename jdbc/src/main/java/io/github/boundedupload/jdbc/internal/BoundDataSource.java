@@ -13,42 +13,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * The data source db-scheduler is given: while {@link #with} runs on a thread, the scheduler's calls on that thread use
  * the journal's connection, and so its transaction (db-scheduler neither commits nor closes a connection whose
- * auto-commit is off: it closes this one, which does nothing). Otherwise, the application's data source.
+ * auto-commit is off: it closes this one, which does nothing). Otherwise, the application's data source. Changes when
+ * the way db-scheduler takes connections changes.
  */
 public final class BoundDataSource implements DataSource {
 
-    /** Work on a connection that may fail. */
-    @FunctionalInterface
-    public interface Work<T> {
-        /**
-         * Runs.
-         *
-         * @return a value
-         * @throws SQLException when the database fails
-         */
-        T run() throws SQLException;
-    }
-
     private final DataSource target;
-    private final ThreadLocal<@Nullable Connection> bound = new ThreadLocal<>();
+    private final ThreadBinding<Connection> bound = new ThreadBinding<>();
 
     public BoundDataSource(DataSource target) {
         this.target = target;
     }
 
     /** Runs {@code work} with the scheduler's calls on this thread going to {@code connection}. */
-    public <T> T with(Connection connection, Work<T> work) throws SQLException {
-        Connection before = bound.get();
-        bound.set(unclosable(connection));
-        try {
-            return work.run();
-        } finally {
-            if (before == null) {
-                bound.remove();
-            } else {
-                bound.set(before);
-            }
-        }
+    public <T> T with(Connection connection, ThreadBinding.Work<T, SQLException> work) throws SQLException {
+        return bound.with(unclosable(connection), work);
     }
 
     private static Connection unclosable(Connection connection) {
@@ -71,13 +50,13 @@ public final class BoundDataSource implements DataSource {
 
     @Override
     public Connection getConnection() throws SQLException {
-        Connection connection = bound.get();
+        Connection connection = bound.current();
         return connection != null ? connection : autoCommitting(target.getConnection());
     }
 
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
-        Connection connection = bound.get();
+        Connection connection = bound.current();
         return connection != null ? connection : autoCommitting(target.getConnection(username, password));
     }
 

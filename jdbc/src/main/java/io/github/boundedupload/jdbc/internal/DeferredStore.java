@@ -1,15 +1,23 @@
 package io.github.boundedupload.jdbc.internal;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
-/** The SQL of deferred uploads, on a connection the caller owns (and commits). */
+/**
+ * The SQL of deferred uploads, on a connection the caller owns (and commits), and the text form of the metadata it
+ * stages. Changes when the table of deferred uploads changes.
+ */
 public final class DeferredStore {
 
     public static final String PENDING = "PENDING";
@@ -132,5 +140,30 @@ public final class DeferredStore {
             s.setLong(2, before);
             return s.executeUpdate();
         }
+    }
+
+    /** User metadata as one text column: {@code name=value&...}, URL-encoded; {@code null} when there is none. */
+    public static @Nullable String encode(Map<String, String> metadata) {
+        if (metadata.isEmpty()) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder();
+        metadata.forEach((name, value) -> text.append(text.length() == 0 ? "" : "&")
+                .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return text.toString();
+    }
+
+    /** The metadata {@link #encode} wrote, in its order. */
+    public static Map<String, String> decode(@Nullable String metadata) {
+        Map<String, String> entries = new LinkedHashMap<>();
+        if (metadata != null) {
+            for (String entry : metadata.split("&")) {
+                int equals = entry.indexOf('=');
+                entries.put(URLDecoder.decode(entry.substring(0, equals), StandardCharsets.UTF_8),
+                        URLDecoder.decode(entry.substring(equals + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return entries;
     }
 }

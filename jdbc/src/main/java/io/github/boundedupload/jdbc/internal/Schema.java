@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
-/** The journal's tables: which script fits a database, and running it. */
+/**
+ * The journal's tables: which script fits a database, and running it. Changes when the journal supports another
+ * database.
+ */
 public final class Schema {
 
     /** The databases the journal has scripts for. */

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * The journal's SQL, one method per statement, on a connection the caller owns (and commits). Portable across
- * PostgreSQL, MySQL and H2: plain statements, times as epoch milliseconds.
+ * PostgreSQL, MySQL and H2: plain statements, times as epoch milliseconds. Changes when the journal's tables change.
  */
 public final class Store {
 

@@ -33,6 +33,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * {@link S3Ops} on the non-blocking client: every call goes through the {@link RequestLimiter}, so that no more
  * requests are in flight than the client's connection pool serves; blocking reads run on the read executor.
+ * Changes when the non-blocking client is called otherwise.
  */
 public final class AsyncOps implements S3Ops {
 

@@ -7,7 +7,7 @@ import java.util.concurrent.Future;
 
 /**
  * The requests and reads one upload has running, so that cancelling the upload stops all of them: SDK futures
- * abort their requests when cancelled, reads are interrupted.
+ * abort their requests when cancelled, reads are interrupted. Changes when an upload runs a new kind of work.
  */
 final class Cancellables {
 

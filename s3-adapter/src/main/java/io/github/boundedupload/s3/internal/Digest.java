@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 /**
  * The checksum S3 keeps for an object, computed locally over the bytes sent, in S3's format (Base64 of the
  * big-endian CRC, or of the digest); and the one field of each response that holds it.
+ * Changes when S3 keeps another kind of checksum.
  */
 final class Digest {
 

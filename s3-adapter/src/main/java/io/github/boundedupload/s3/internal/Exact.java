@@ -14,7 +14,7 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
  * Published content as a request body of exactly its declared length: each subscription (an attempt) subscribes to the
  * content anew, and fails when it emits more or fewer bytes. The buffer that reaches the length is held back until the
  * content completes, so that content which goes on past its length fails the request before its last byte goes out,
- * instead of being stored cut short.
+ * instead of being stored cut short. Changes when what published content must be, to be sent, changes.
  */
 final class Exact implements AsyncRequestBody {
 

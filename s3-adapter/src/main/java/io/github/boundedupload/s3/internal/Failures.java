@@ -1,10 +1,9 @@
 package io.github.boundedupload.s3.internal;
 
-import io.github.boundedupload.support.SafeText;
 import io.github.boundedupload.s3.S3UploadException;
+import io.github.boundedupload.support.Causes;
+import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -12,8 +11,9 @@ import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * What a failure means for the object, and the one exception type users see. Messages are built from the bucket,
+ * What a failure means for the object, and the exceptions users see, built from it. Messages are built from the bucket,
  * key, file name and S3's error code and message (escaped): never from request URLs, headers or content.
+ * Changes when S3 fails in a new way.
  */
 public final class Failures {
 
@@ -22,21 +22,12 @@ public final class Failures {
     private Failures() {
     }
 
-    /** The failure itself, without the wrappers futures add. */
-    public static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
-    }
-
     /**
      * S3 answered and refused the request: whatever it was asked to store, it did not. Request timeouts (408) and
      * throttling (429) are not refusals of the content, and 5xx answers leave the outcome open.
      */
     static boolean refused(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Causes.unwrap(failure);
         if (!(t instanceof S3Exception)) {
             return false;
         }
@@ -44,66 +35,24 @@ public final class Failures {
         return status >= 400 && status < 500 && status != 408 && status != 429;
     }
 
-    /** Whether the failure, or one of its causes, is the calling thread being interrupted. */
+    /**
+     * Whether the failure, or one of its causes, is the calling thread being interrupted (the SDK says so with its
+     * {@code AbortedException}).
+     */
     public static boolean interrupted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof AbortedException || t instanceof InterruptedException
-                    || t instanceof java.io.InterruptedIOException
-                    || t instanceof java.nio.channels.ClosedByInterruptException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether the failure is the upload being stopped by its caller: the thread interrupted (the SDK's
-     * {@code AbortedException}) or the request cancelled. The failure itself is not looked at, only its causes.
-     */
-    public static boolean cancelled(Throwable failure) {
-        for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
-            if (t instanceof AbortedException || t instanceof InterruptedException
-                    || t instanceof java.io.InterruptedIOException || t instanceof CancellationException
-                    || t instanceof java.nio.channels.ClosedByInterruptException) { // a file read, interrupted
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether the failure says S3 is overloaded: an answer asking to slow down or saying the request took too long,
-     * or no answer at all (a timeout, a connection that failed).
-     */
-    public static boolean throttling(Throwable failure, int statusCode, @Nullable String errorCode) {
-        if (statusCode == 503 || statusCode == 429 || "SlowDown".equals(errorCode)
-                || "RequestTimeout".equals(errorCode)) {
-            return true;
-        }
-        if (statusCode != 0) {
-            return false; // S3 answered something else
-        }
-        for (Throwable t = failure.getCause(); t != null; t = t.getCause()) {
-            if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException
-                    || t instanceof java.net.ConnectException || t instanceof java.net.SocketTimeoutException
-                    || t instanceof java.io.IOException && !(t instanceof java.io.InterruptedIOException)
-                    && t.getClass().getName().startsWith("java.net")) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.any(failure, t -> t instanceof AbortedException || Causes.isInterrupt(t));
     }
 
     /** S3 answered 404 (no such key, or no such upload). */
     static boolean notFound(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Causes.unwrap(failure);
         return t instanceof S3Exception && ((S3Exception) t).statusCode() == 404;
     }
 
     /** The exception for a failed upload, unless the failure already is one. */
     static S3UploadException upload(Settings settings, String key, String fileName, Throwable failure,
             boolean mayBeStored, @Nullable String note) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Causes.unwrap(failure);
         if (cause instanceof S3UploadException && note == null && !mayBeStored) {
             return (S3UploadException) cause;
         }
@@ -115,7 +64,7 @@ public final class Failures {
 
     /** The exception for a failed delete. */
     public static S3UploadException delete(Settings settings, String key, Throwable failure) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Causes.unwrap(failure);
         String message = "could not delete s3://" + settings.bucket() + "/" + unquoted(key) + ": "
                 + describe(cause);
         return exception(message, settings, key, null, cause, true);
@@ -141,7 +90,7 @@ public final class Failures {
 
     /** A failure in a few words, for messages. */
     static String describe(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Causes.unwrap(failure);
         if (t instanceof S3Exception) {
             S3Exception s3 = (S3Exception) t;
             String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();

@@ -8,7 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Header values built from untrusted text, kept to safe, printable ASCII. */
+/**
+ * Header values built from untrusted text, kept to safe, printable ASCII. Changes when a header takes text from
+ * another source.
+ */
 public final class Headers {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();

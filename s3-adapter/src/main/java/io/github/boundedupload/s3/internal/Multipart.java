@@ -24,6 +24,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  * CompleteMultipartUpload, and the clean-up of each way it can fail: an upload whose creation was not confirmed is
  * looked for and aborted, a failed or cancelled one is aborted before its future completes, and one whose completion
  * lost its answer is settled by its upload id (aborting it either succeeds, or finds it completed).
+ * Changes when the steps of a multipart upload change.
  *
  * <p><b>Why our own multipart loop</b> rather than the SDK's multipart client or its Transfer Manager: both are
  * switched on when a client is built ({@code multipartEnabled(true)}, or the CRT client), and these adapters take
@@ -34,18 +35,18 @@ final class Multipart {
 
     private static final Logger LOG = Upload.LOG;
 
-    private final Upload u;
+    private final Upload upload;
 
-    Multipart(Upload u) {
-        this.u = u;
+    Multipart(Upload upload) {
+        this.upload = upload;
     }
 
     CompletableFuture<StoredObject> upload(Parts.PartSource source) {
         CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder();
-        Upload.copyFields(u.object().build(), create);
-        create.overrideConfiguration(u.callTimeout());
+        Upload.copyFields(upload.object().build(), create);
+        create.overrideConfiguration(upload.callTimeout());
         Instant asked = Instant.now();
-        return u.track(u.ops.create(create.build())).handle((created, failure) -> failure == null
+        return upload.track(upload.ops.create(create.build())).handle((created, failure) -> failure == null
                 ? uploadParts(source, created.uploadId()) : afterFailedCreate(failure, asked))
                 .thenCompose(Function.identity())
                 .whenComplete((stored, failure) -> source.close());
@@ -55,11 +56,12 @@ final class Multipart {
         AtomicBoolean completing = new AtomicBoolean();
         return new PartPump(source, uploadId).run().thenCompose(parts -> {
             completing.set(true);
-            return u.track(u.ops.complete(CompleteMultipartUploadRequest.builder().bucket(u.settings.bucket())
-                    .key(u.key).uploadId(uploadId).multipartUpload(m -> m.parts(parts))
-                    .overrideConfiguration(u.callTimeout()).build()));
+            return upload.track(upload.ops.complete(CompleteMultipartUploadRequest.builder()
+                    .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(parts))
+                    .overrideConfiguration(upload.callTimeout()).build()));
         }).handle((done, failure) -> failure == null
-                ? u.keep(u.stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(u.algorithm,
+                ? upload.keep(upload.stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(upload.algorithm,
                         done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
                 : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
                         source.bytes()))
@@ -75,20 +77,21 @@ final class Multipart {
         if (Failures.refused(failure)) {
             return CompletableFuture.failedFuture(failure);
         }
-        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE)).thenCompose(settled -> u.abortUploadsSince(asked,
-                failure, "starting the multipart upload failed"));
+        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE)).thenCompose(settled ->
+                upload.abortUploadsSince(asked, failure, "starting the multipart upload failed"));
     }
 
     private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
             boolean mayHaveCompleted, long size) {
-        return u.ops.cleanup(() -> u.ops.abort(AbortMultipartUploadRequest.builder().bucket(u.settings.bucket())
-                .key(u.key).uploadId(uploadId).overrideConfiguration(Upload.CLEANUP).build()))
+        return upload.ops.cleanup(() -> upload.ops.abort(AbortMultipartUploadRequest.builder()
+                .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
+                .overrideConfiguration(Upload.CLEANUP).build()))
                 .handle((aborted, abortFailure) -> {
                     if (abortFailure == null && mayHaveCompleted) {
                         // Aborted while S3 may have been completing it: a server that does not make the two exclusive
                         // (LocalStack does not) then stores the object and confirms the abort. Look once the
                         // completion has had its moment.
-                        return u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
+                        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE))
                                 .thenCompose(settled -> storedAfterAll(failure, size, true));
                     }
                     // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
@@ -100,10 +103,10 @@ final class Multipart {
                         return storedAfterAll(failure, size, false);
                     }
                     LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
-                            + " until it is aborted, for example by a lifecycle rule", u.settings.bucket(), u.key,
-                            uploadId, Failures.describe(abortFailure));
-                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(u.settings, u.key,
-                            u.request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
+                            + " until it is aborted, for example by a lifecycle rule", upload.settings.bucket(),
+                            upload.key, uploadId, Failures.describe(abortFailure));
+                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(upload.settings, upload.key,
+                            upload.request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
                                     + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): "
                                     + Failures.describe(abortFailure)));
                 }).thenCompose(Function.identity());
@@ -114,15 +117,15 @@ final class Multipart {
      * deleted again when cancelled); with {@code mayBeAbsent}, no object means nothing was stored.
      */
     private CompletableFuture<StoredObject> storedAfterAll(Throwable failure, long size, boolean mayBeAbsent) {
-        return u.ops.cleanup(() -> u.ops.head(u.headRequest())).handle((head, headFailure) -> {
+        return upload.ops.cleanup(() -> upload.ops.head(upload.headRequest())).handle((head, headFailure) -> {
             if (headFailure == null) {
-                return u.keep(u.stored(Objects.requireNonNullElse(head.contentLength(), size), head.eTag(),
-                        head.versionId(), u.checksumOf(head)));
+                return upload.keep(upload.stored(Objects.requireNonNullElse(head.contentLength(), size), head.eTag(),
+                        head.versionId(), upload.checksumOf(head)));
             }
             if (mayBeAbsent && Failures.notFound(headFailure)) {
                 return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
             }
-            return u.outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+            return upload.outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
         }).thenCompose(Function.identity());
     }
 
@@ -171,7 +174,7 @@ final class Multipart {
                 if (done.isDone()) {
                     return;
                 }
-                if (failure == null && u.tasks.cancelled()) {
+                if (failure == null && upload.tasks.cancelled()) {
                     failure = new CancellationException("the upload was cancelled");
                 }
                 if (failure != null || exhausted) {
@@ -185,12 +188,12 @@ final class Multipart {
                     }
                     return;
                 }
-                if (reading || inFlight >= u.options.partsInFlight()) {
+                if (reading || inFlight >= upload.options.partsInFlight()) {
                     return;
                 }
                 reading = true;
             }
-            u.track(source.next()).whenComplete((part, error) -> {
+            upload.track(source.next()).whenComplete((part, error) -> {
                 boolean start;
                 synchronized (this) {
                     reading = false;
@@ -211,10 +214,10 @@ final class Multipart {
         }
 
         private void upload(Parts.Part part) {
-            u.track(u.ops.uploadPart(UploadPartRequest.builder()
-                    .bucket(u.settings.bucket()).key(u.key).uploadId(uploadId).partNumber(part.number())
-                    .contentLength(part.payload().length()).checksumAlgorithm(u.algorithm)
-                    .overrideConfiguration(u.callTimeout()).build(), part.payload(), u.tasks))
+            upload.track(upload.ops.uploadPart(UploadPartRequest.builder()
+                    .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId).partNumber(part.number())
+                    .contentLength(part.payload().length()).checksumAlgorithm(upload.algorithm)
+                    .overrideConfiguration(upload.callTimeout()).build(), part.payload(), upload.tasks))
                     .whenComplete((response, error) -> {
                         long progress;
                         synchronized (this) {
@@ -223,19 +226,19 @@ final class Multipart {
                                 // A part that fails once the upload is cancelled fails because of the cancel (its
                                 // thread was interrupted, perhaps in a file read): the cancel is the reason.
                                 if (failure == null) {
-                                    failure = u.tasks.cancelled()
+                                    failure = upload.tasks.cancelled()
                                             ? new CancellationException("the upload was cancelled") : error;
                                 }
                             } else {
-                                parts.add(Digest.part(part.number(), response.eTag(), u.algorithm, Digest.pick(
-                                        u.algorithm, response::checksumCRC32, response::checksumCRC32C,
+                                parts.add(Digest.part(part.number(), response.eTag(), upload.algorithm, Digest.pick(
+                                        upload.algorithm, response::checksumCRC32, response::checksumCRC32C,
                                         response::checksumSHA1, response::checksumSHA256)));
                                 sent += part.payload().length();
                             }
                             progress = sent;
                         }
                         if (error == null && source.reportsProgress()) {
-                            u.request.reportProgress(progress);
+                            upload.request.reportProgress(progress);
                         }
                         drain();
                     });

@@ -6,7 +6,10 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
-/** Where the parts of a multipart upload come from: slices of whole content, or parts read from a stream. */
+/**
+ * Where the parts of a multipart upload come from: slices of whole content, or parts read from a stream. Changes
+ * when parts come from a new kind of content.
+ */
 final class Parts {
 
     private static final Logger LOG = Upload.LOG;
@@ -83,7 +86,7 @@ final class Parts {
 
     /** Parts read from one stream into memory, one part at a time, on the read executor. */
     static final class StreamParts implements PartSource {
-        private final Upload u;
+        private final Upload upload;
         private final InputStream in;
         private final long length;
         private final int partSize;
@@ -91,8 +94,8 @@ final class Parts {
         private long offset;
         private int number;
 
-        StreamParts(Upload u, InputStream in, long length, long partSize, byte @Nullable [] first) {
-            this.u = u;
+        StreamParts(Upload upload, InputStream in, long length, long partSize, byte @Nullable [] first) {
+            this.upload = upload;
             this.in = in;
             this.length = length;
             this.partSize = (int) Math.min(partSize, Integer.MAX_VALUE - 8);
@@ -106,7 +109,7 @@ final class Parts {
                 first = null;
                 return CompletableFuture.completedFuture(part(head));
             }
-            return u.ops.read(() -> {
+            return upload.ops.read(() -> {
                 byte[] bytes;
                 if (length >= 0) {
                     bytes = new byte[(int) Math.min(partSize, length - offset)];

@@ -1,6 +1,7 @@
 package io.github.boundedupload.s3.internal;
 
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.support.Causes;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
@@ -13,6 +14,7 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
  * the version the upload stored where the bucket keeps versions, so that an object another writer stored under the
  * same key since stays. Deleting a key (what a failed upload may have left) deletes the object and aborts the
  * incomplete multipart uploads of exactly that key, whose parts would otherwise stay stored and billed.
+ * Changes when what undoing an upload deletes changes.
  */
 public final class Removal {
 
@@ -68,7 +70,7 @@ public final class Removal {
                         .build())
                 .handle((aborted, failure) -> {
                     if (failure != null && !Failures.notFound(failure)) {
-                        throw new java.util.concurrent.CompletionException(Failures.unwrap(failure));
+                        throw new java.util.concurrent.CompletionException(Causes.unwrap(failure));
                     }
                     return null; // aborted, or gone already (completed or aborted meanwhile)
                 });

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * queue (bounded: beyond {@code maxWaiting} a call fails at once) and start when a running one completes. Sized to
  * the HTTP client's connection pool, no request ever waits inside the client for a connection, where it would time
  * out after the client's connection acquisition timeout; here it waits as long as its upload may take.
+ * Changes when the way requests wait for a connection changes.
  *
  * <p>Cancelling a returned future takes a waiting call out of the queue, or cancels the running call (which, for
  * an SDK call, aborts the request). Calls are started by whichever thread frees a permit, through a trampoline:

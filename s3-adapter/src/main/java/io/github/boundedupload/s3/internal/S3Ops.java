@@ -25,6 +25,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * The S3 calls an upload makes, behind one face for both clients, so that one {@link Transfer} serves both
  * uploaders. Every call holds one of the uploader's permits while it runs. The blocking implementation runs each call
  * on the calling thread and returns a completed future; the non-blocking one returns at once.
+ * Changes when an upload needs another S3 call.
  */
 interface S3Ops {
 

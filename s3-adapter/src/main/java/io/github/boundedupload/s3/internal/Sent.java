@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
  * What the HTTP client took of a body, attempt by attempt (the SDK re-reads the body for every retry): whether any
  * attempt took every byte, and the checksum of those bytes. When a request then fails without an answer, that says
  * whether S3 may have stored the object, and how to recognise it. Also reports progress, where asked to.
+ * Changes when what is known of a body that went out changes.
  *
  * <p>A request the uploader cancels does not stop at once: the non-blocking client may still be handed the body's
  * last bytes after its future was cancelled, and send them. {@link #seal()} ends that: no attempt is handed another

@@ -7,7 +7,10 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 
-/** What every upload of one uploader shares. */
+/**
+ * What every upload of one uploader shares, and the request configuration its uploads reuse. Changes when the
+ * uploader gains something its uploads share.
+ */
 public final class Settings {
 
     /** The granularity of per-request timeouts: the SDK may give up this much after the uploader does, no more. */

@@ -12,25 +12,26 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * the HTTP client and no answer came (reset, timeout, interrupt, 5xx), S3 may have stored the object. HeadObject then
  * tells: the object under the key is ours when its size and checksum are those of the bytes sent (computed while they
  * went out), and the upload succeeds after all; a cancelled upload deletes it instead.
+ * Changes when the steps of one PutObject change.
  */
 final class SinglePut {
 
     private static final Logger LOG = Upload.LOG;
 
-    private final Upload u;
+    private final Upload upload;
 
-    SinglePut(Upload u) {
-        this.u = u;
+    SinglePut(Upload upload) {
+        this.upload = upload;
     }
 
     CompletableFuture<StoredObject> put(Payload payload) {
-        PutObjectRequest put = u.object().contentLength(payload.length()).overrideConfiguration(u.callTimeout())
-                .build();
+        PutObjectRequest put = upload.object().contentLength(payload.length())
+                .overrideConfiguration(upload.callTimeout()).build();
         Instant asked = Instant.now();
-        return u.track(u.ops.put(put, payload, u.tasks)).handle((response, failure) -> failure == null
-                ? u.keep(u.stored(payload.length(), response.eTag(), response.versionId(), Digest.pick(u.algorithm,
-                        response::checksumCRC32, response::checksumCRC32C, response::checksumSHA1,
-                        response::checksumSHA256)))
+        return upload.track(upload.ops.put(put, payload, upload.tasks)).handle((response, failure) -> failure == null
+                ? upload.keep(upload.stored(payload.length(), response.eTag(), response.versionId(),
+                        Digest.pick(upload.algorithm, response::checksumCRC32, response::checksumCRC32C,
+                                response::checksumSHA1, response::checksumSHA256)))
                 : afterFailedPut(failure, payload.sent, asked)).thenCompose(Function.identity());
     }
 
@@ -42,7 +43,7 @@ final class SinglePut {
         // on failure, unless the network that failed the upload fails the abort too. Whatever it left is aborted here.
         return afterFailedPut(failure, sent).handle((stored, notStored) -> notStored == null
                 ? CompletableFuture.completedFuture(stored)
-                : u.abortUploadsSince(asked, notStored, "the upload failed")).thenCompose(Function.identity());
+                : upload.abortUploadsSince(asked, notStored, "the upload failed")).thenCompose(Function.identity());
     }
 
     private CompletableFuture<StoredObject> afterFailedPut(Throwable failure, Sent sent) {
@@ -50,45 +51,47 @@ final class SinglePut {
         // completed; from here on it cannot, so "not all went out" stays true.
         boolean fullySent = sent.seal();
         if (Failures.refused(failure) || !fullySent) {
-            LOG.debug("s3://{}/{}: not stored ({}): {}", u.settings.bucket(), u.key,
+            LOG.debug("s3://{}/{}: not stored ({}): {}", upload.settings.bucket(), upload.key,
                     fullySent ? "refused" : "the content did not all go out", Failures.describe(failure));
-            return CompletableFuture.failedFuture(failure); // S3 stored nothing of this u.request
+            return CompletableFuture.failedFuture(failure); // S3 stored nothing of this upload.request
         }
         // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
         // held can arrive late). Look; when nothing is there, look once more after the settle time.
         if (!sent.readByClient()) {
             return lookFor(sent, failure, true); // the checksum of what went out was taken as it went
         }
-        return u.ops.read(() -> {
+        return upload.ops.read(() -> {
             sent.checksumOfFile();
             return sent;
         }).handle((read, readFailure) -> readFailure == null ? lookFor(sent, failure, true)
-                : u.outcomeUnknown(failure, "reading the file again for its checksum failed: "
+                : upload.outcomeUnknown(failure, "reading the file again for its checksum failed: "
                         + Failures.describe(readFailure))).thenCompose(Function.identity());
     }
 
     private CompletableFuture<StoredObject> lookFor(Sent sent, Throwable failure, boolean again) {
-        return u.ops.cleanup(() -> u.ops.head(u.headRequest())).handle((head, headFailure) -> {
+        return upload.ops.cleanup(() -> upload.ops.head(upload.headRequest())).handle((head, headFailure) -> {
             if (headFailure != null && !Failures.notFound(headFailure)) {
-                return u.outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+                return upload.outcomeUnknown(failure, "checking for the object failed: "
+                        + Failures.describe(headFailure));
             }
             if (headFailure != null) {
-                LOG.debug("s3://{}/{}: no answer and no object{}", u.settings.bucket(), u.key,
+                LOG.debug("s3://{}/{}: no answer and no object{}", upload.settings.bucket(), upload.key,
                         again ? "; looking again after " + Upload.SETTLE : ": not stored");
-                return again ? u.ops.cleanup(() -> u.ops.settle(Upload.SETTLE))
+                return again ? upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE))
                         .thenCompose(x -> lookFor(sent, failure, false))
                         : CompletableFuture.<StoredObject>failedFuture(failure);
             }
-            String stored = u.checksumOf(head);
+            String stored = upload.checksumOf(head);
             boolean sameSize = head.contentLength() != null && head.contentLength() == sent.length();
             if (!sameSize || stored == null || !stored.equals(sent.checksum())) {
                 // The CRT client sends a large file in parts of its own: the object's checksum is then one of parts.
-                return sameSize && sent.readByClient() ? u.outcomeUnknown(failure, "an object of the file's size is"
-                        + " stored, with a checksum that cannot be compared with the file's")
+                return sameSize && sent.readByClient() ? upload.outcomeUnknown(failure, "an object of the file's size"
+                        + " is stored, with a checksum that cannot be compared with the file's")
                         : CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
             }
-            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", u.settings.bucket(), u.key);
-            return u.keep(u.stored(sent.length(), head.eTag(), head.versionId(), stored));
+            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", upload.settings.bucket(),
+                    upload.key);
+            return upload.keep(upload.stored(sent.length(), head.eTag(), head.versionId(), stored));
         }).thenCompose(Function.identity());
     }
 }

@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
+import io.github.boundedupload.support.Causes;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -35,6 +36,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * {@link S3Ops} on the blocking client: every call runs on the calling thread, after taking one of
  * {@code maxConcurrency} permits (fairly, interruptibly), so that more threads than the client has connections wait
  * here, for as long as their upload may take, instead of failing in the client's pool after its acquisition timeout.
+ * Changes when the blocking client is called otherwise.
  *
  * <p>Parts of a multipart upload are the exception when there are part threads: each part then runs on a thread of
  * its own (virtual where the JDK has them, never a pool), so that up to {@code partsInFlight} parts of one upload are
@@ -152,7 +154,7 @@ public final class SyncOps implements S3Ops {
                 interrupted |= Thread.interrupted();
                 CompletableFuture<T> result = call.get();
                 if (attempt == CLEANUP_ATTEMPTS || !result.isCompletedExceptionally()
-                        || !byInterrupt(Failures.unwrap(result.handle((v, e) -> e).join()))) {
+                        || !byInterrupt(Causes.unwrap(result.handle((v, e) -> e).join()))) {
                     return result;
                 }
             }

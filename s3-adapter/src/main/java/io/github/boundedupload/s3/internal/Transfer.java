@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
  * One upload, for either client ({@link S3Ops}): one PutObject ({@link SinglePut}) up to the multipart threshold, a
  * multipart upload ({@link Multipart}) above it, and for content of unknown length whichever its first part shows.
  * This class plans; the strategies carry out; {@link Upload} holds what they share.
+ * Changes when the choice between one PutObject and a multipart upload changes.
  *
  * <p><b>Lost answers.</b> When a request fails after its whole body was handed to the HTTP client and no answer
  * came (reset, timeout, interrupt, 5xx), S3 may have stored the object. A PutObject is then checked with HeadObject:
@@ -33,10 +34,10 @@ public final class Transfer {
 
     private static final Logger LOG = Upload.LOG;
 
-    private final Upload u;
+    private final Upload upload;
 
     public Transfer(Settings settings, S3Ops ops, UploadRequest request) {
-        this.u = new Upload(settings, ops, request);
+        this.upload = new Upload(settings, ops, request);
     }
 
     /**
@@ -44,15 +45,15 @@ public final class Transfer {
      * {@link S3UploadException}.
      */
     public CompletableFuture<StoredObject> start() {
-        CompletableFuture<StoredObject> upload;
+        CompletableFuture<StoredObject> planned;
         try {
-            upload = plan();
+            planned = plan();
         } catch (IOException | RuntimeException e) {
-            upload = CompletableFuture.failedFuture(e);
+            planned = CompletableFuture.failedFuture(e);
         }
-        return upload.handle((stored, failure) -> {
+        return planned.handle((stored, failure) -> {
             if (failure != null) {
-                throw Failures.upload(u.settings, u.key, u.request.fileName(), failure, false, null);
+                throw Failures.upload(upload.settings, upload.key, upload.request.fileName(), failure, false, null);
             }
             return stored;
         });
@@ -60,70 +61,72 @@ public final class Transfer {
 
     /** Stops every request and read of this upload; what it stored is deleted again. */
     public void cancel() {
-        u.tasks.cancelAll();
+        upload.tasks.cancelAll();
     }
 
     private CompletableFuture<StoredObject> plan() throws IOException {
         OptionalLong length;
         try {
-            length = u.request.contentLength();
+            length = upload.request.contentLength();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        Optional<Path> file = u.request.content().path();
+        Optional<Path> file = upload.request.content().path();
         if (file.isPresent()) {
             long size = length.orElseThrow();
-            return (size <= u.options.multipartThreshold()
-                    ? new SinglePut(u).put(Payload.fileSlice(file.get(), 0, tracked(size), true))
-                    : new Multipart(u).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
+            return (size <= upload.options.multipartThreshold()
+                    ? new SinglePut(upload).put(Payload.fileSlice(file.get(), 0, tracked(size), true))
+                    : new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
                             Payload.fileSlice(file.get(), offset, Sent.untracked(n), offset + n == size))))
                     .thenCompose(stored -> unchanged(file.get(), size, stored));
         }
-        Optional<ByteBuffer> bytes = u.request.content().bytes();
+        Optional<ByteBuffer> bytes = upload.request.content().bytes();
         if (bytes.isPresent()) {
             // In memory already: sent as it is, not through a stream, so the non-blocking client needs no read thread.
             ByteBuffer content = bytes.get();
             int size = content.remaining();
-            return size <= u.options.multipartThreshold()
-                    ? new SinglePut(u).put(Payload.bytes(content, tracked(size)))
-                    : new Multipart(u).upload(new Parts.SliceParts(size, partSize(size), (offset, n) -> Payload.bytes(
-                            content.slice(content.position() + (int) offset, (int) n), Sent.untracked(n))));
+            return size <= upload.options.multipartThreshold()
+                    ? new SinglePut(upload).put(Payload.bytes(content, tracked(size)))
+                    : new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
+                            Payload.bytes(content.slice(content.position() + (int) offset, (int) n),
+                                    Sent.untracked(n))));
         }
         if (length.isPresent() && length.getAsLong() == 0) {
             // Nothing to stream; but content that claims to be empty must be.
-            return u.track(u.ops.read(() -> {
-                try (InputStream in = u.request.openStream()) {
+            return upload.track(upload.ops.read(() -> {
+                try (InputStream in = upload.request.openStream()) {
                     if (in.read() >= 0) {
                         throw new IOException("the content goes on past its declared length of 0 bytes");
                     }
                 }
                 return Boolean.TRUE;
-            })).thenCompose(empty -> new SinglePut(u).put(Payload.bytes(new byte[0], 0,
-                    Sent.tracked(0, u.algorithm, null))));
+            })).thenCompose(empty -> new SinglePut(upload).put(Payload.bytes(new byte[0], 0,
+                    Sent.tracked(0, upload.algorithm, null))));
         }
-        Optional<Flow.Publisher<ByteBuffer>> published = u.request.content().publisher();
-        if (published.isPresent() && length.isPresent() && length.getAsLong() <= u.options.multipartThreshold()) {
+        Optional<Flow.Publisher<ByteBuffer>> published = upload.request.content().publisher();
+        if (published.isPresent() && length.isPresent() && length.getAsLong() <= upload.options.multipartThreshold()) {
             // Sent as it is published, so the non-blocking client needs no read thread; larger content goes up in parts
             // read from it as a stream (a few buffers at a time), below.
-            return new SinglePut(u).put(Payload.published(published.get(), u.request.content()::openStream,
+            return new SinglePut(upload).put(Payload.published(published.get(), upload.request.content()::openStream,
                     tracked(length.getAsLong())));
         }
-        if (length.isPresent() && length.getAsLong() <= u.options.multipartThreshold()) {
-            return new SinglePut(u).put(Payload.stream(u.request::openStream,
-                    Sent.tracked(length.getAsLong(), u.algorithm, null)));
+        if (length.isPresent() && length.getAsLong() <= upload.options.multipartThreshold()) {
+            return new SinglePut(upload).put(Payload.stream(upload.request::openStream,
+                    Sent.tracked(length.getAsLong(), upload.algorithm, null)));
         }
         if (length.isPresent()) {
             long size = length.getAsLong();
             long partSize = partSize(size);
-            return u.track(u.ops.read(u.request::openStream))
-                    .thenCompose(in -> new Multipart(u).upload(new Parts.StreamParts(u, in, size, partSize, null)));
+            return upload.track(upload.ops.read(upload.request::openStream))
+                    .thenCompose(in -> new Multipart(upload)
+                            .upload(new Parts.StreamParts(upload, in, size, partSize, null)));
         }
         // Unknown length: its first part decides. Short content goes up from memory, in one request.
-        int partSize = (int) Math.min(u.options.partSize(), Integer.MAX_VALUE - 8);
-        return u.track(u.ops.read(() -> {
-            InputStream in = u.request.openStream();
+        int partSize = (int) Math.min(upload.options.partSize(), Integer.MAX_VALUE - 8);
+        return upload.track(upload.ops.read(() -> {
+            InputStream in = upload.request.openStream();
             try {
-                return new Parts.StreamParts(u, in, -1, partSize, in.readNBytes(partSize));
+                return new Parts.StreamParts(upload, in, -1, partSize, in.readNBytes(partSize));
             } catch (IOException | RuntimeException e) {
                 Parts.close(in);
                 throw e;
@@ -131,11 +134,11 @@ public final class Transfer {
         })).thenCompose(parts -> {
             byte[] first = Objects.requireNonNull(parts.first);
             if (first.length == partSize) {
-                return new Multipart(u).upload(parts);
+                return new Multipart(upload).upload(parts);
             }
             parts.close();
-            return new SinglePut(u).put(Payload.bytes(first, first.length,
-                    Sent.tracked(first.length, u.algorithm, null)));
+            return new SinglePut(upload).put(Payload.bytes(first, first.length,
+                    Sent.tracked(first.length, upload.algorithm, null)));
         });
     }
 
@@ -157,15 +160,16 @@ public final class Transfer {
         }
         IOException changed = new IOException("the file is " + (now < 0 ? "gone" : now + " bytes") + " now, not the "
                 + size + " bytes it had when it was checked: it changed during the upload");
-        DeleteObjectRequest.Builder delete = DeleteObjectRequest.builder().bucket(u.settings.bucket()).key(u.key)
-                .overrideConfiguration(Upload.CLEANUP);
+        DeleteObjectRequest.Builder delete = DeleteObjectRequest.builder().bucket(upload.settings.bucket())
+                .key(upload.key).overrideConfiguration(Upload.CLEANUP);
         stored.versionId().ifPresent(delete::versionId);
-        return u.ops.cleanup(() -> u.ops.delete(delete.build())).handle((deleted, failure) -> {
+        return upload.ops.cleanup(() -> upload.ops.delete(delete.build())).handle((deleted, failure) -> {
             if (failure != null) {
                 LOG.warn("s3://{}/{}: the file changed during its upload, and deleting what S3 stored failed ({});"
-                        + " the object is still stored", u.settings.bucket(), u.key, Failures.describe(failure));
-                return CompletableFuture.<StoredObject>failedFuture(Failures.upload(u.settings, u.key,
-                        u.request.fileName(), changed, true,
+                        + " the object is still stored", upload.settings.bucket(), upload.key,
+                        Failures.describe(failure));
+                return CompletableFuture.<StoredObject>failedFuture(Failures.upload(upload.settings, upload.key,
+                        upload.request.fileName(), changed, true,
                         "deleting what S3 stored failed (the object MAY STILL BE STORED): "
                                 + Failures.describe(failure)));
             }
@@ -176,11 +180,11 @@ public final class Transfer {
     /** The configured part size, raised where the content would need more than {@link #Upload.MAX_PARTS} parts. */
     /** Counts what goes out, for the lost-answer check, and reports progress. */
     private Sent tracked(long size) {
-        return Sent.tracked(size, u.algorithm, u.request::reportProgress);
+        return Sent.tracked(size, upload.algorithm, upload.request::reportProgress);
     }
 
     private long partSize(long size) throws IOException {
-        long partSize = Math.max(u.options.partSize(), (size + Upload.MAX_PARTS - 1) / Upload.MAX_PARTS);
+        long partSize = Math.max(upload.options.partSize(), (size + Upload.MAX_PARTS - 1) / Upload.MAX_PARTS);
         if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
             throw new IOException("the content is " + size + " bytes, more than S3 stores in one object");
         }
@@ -192,7 +196,7 @@ public final class Transfer {
      * the cancel, not the object). Failures are logged. Completes when done.
      */
     public CompletableFuture<?> discard() {
-        u.tasks.cancelAll();
-        return u.deleteAgain();
+        upload.tasks.cancelAll();
+        return upload.deleteAgain();
     }
 }

@@ -31,6 +31,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * requests (cancelled together), the fields every object is stored with, and how a result becomes a
  * {@link StoredObject} (or is deleted again when the upload was cancelled meanwhile). {@link Transfer} plans the
  * upload; {@link SinglePut}, {@link Multipart} and {@link Parts} carry it out.
+ * Changes when what the steps of an upload share changes.
  */
 final class Upload {
 

@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +9,6 @@ import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.FakeStorage;
-import io.github.boundedupload.spi.UploadRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,14 +1,17 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.spi;
 
 import java.net.URLConnection;
 import java.util.Locale;
 import java.util.Map;
 
-/** Content types detected from file name extensions. */
-public final class ContentTypes {
+/**
+ * Content types detected from file name extensions, for {@link UploadRequest#contentType()}. Changes when a type is
+ * added.
+ */
+final class ContentTypes {
 
     /** The type of content nobody declared or recognised. */
-    public static final String OCTET_STREAM = "application/octet-stream";
+    static final String OCTET_STREAM = "application/octet-stream";
 
     // The JDK's own table (content-types.properties) lacks many formats users upload every day.
     private static final Map<String, String> BY_EXTENSION = Map.ofEntries(
@@ -37,7 +40,7 @@ public final class ContentTypes {
     }
 
     /** The content type for a file name's extension, or {@link #OCTET_STREAM}. */
-    public static String fromFileName(String fileName) {
+    static String fromFileName(String fileName) {
         int dot = fileName.lastIndexOf('.');
         if (dot >= 0 && dot < fileName.length() - 1) {
             String known = BY_EXTENSION.get(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));

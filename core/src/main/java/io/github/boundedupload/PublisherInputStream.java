@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,12 +15,12 @@ import org.jspecify.annotations.Nullable;
  * A publisher of buffers read as a stream, for storages that read streams: it asks for {@link #PREFETCH} buffers, and
  * for one more each time the reader takes one, so that at most that many are held at once however slowly it reads. A
  * publisher that sends more than it was asked for breaks the bound and fails the stream; closing the stream cancels
- * the subscription.
+ * the subscription. What {@link AttachmentContent#ofPublisher} opens; changes when published content is read otherwise.
  */
-public final class PublisherInputStream extends InputStream implements Flow.Subscriber<ByteBuffer> {
+final class PublisherInputStream extends InputStream implements Flow.Subscriber<ByteBuffer> {
 
     /** Buffers asked for ahead of the reader: enough to read while the next one comes, few enough to bound memory. */
-    public static final int PREFETCH = 4;
+    static final int PREFETCH = 4;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -40,7 +40,7 @@ public final class PublisherInputStream extends InputStream implements Flow.Subs
      * @param publisher the content
      * @return the stream; closing it cancels the subscription
      */
-    public static PublisherInputStream of(Flow.Publisher<ByteBuffer> publisher) {
+    static PublisherInputStream of(Flow.Publisher<ByteBuffer> publisher) {
         PublisherInputStream stream = new PublisherInputStream();
         publisher.subscribe(stream);
         return stream;

@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.spi;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -7,9 +7,10 @@ import java.util.function.LongConsumer;
 
 /**
  * Counts the bytes read for progress reports, and fails as soon as the content turns out longer than its limit
- * (declared length or maximum size) instead of letting a reader truncate it silently.
+ * (declared length or maximum size) instead of letting a reader truncate it silently. What
+ * {@link UploadRequest#openStream()} returns; changes when what a storage may rely on while reading changes.
  */
-public final class MeteredInputStream extends FilterInputStream {
+final class MeteredInputStream extends FilterInputStream {
 
     private static final long REPORT_EVERY = 256 * 1024;
 
@@ -21,11 +22,11 @@ public final class MeteredInputStream extends FilterInputStream {
     private long count;
     private long reported;
 
-    public MeteredInputStream(InputStream in, long limit, String limitName, LongConsumer progress) {
+    MeteredInputStream(InputStream in, long limit, String limitName, LongConsumer progress) {
         this(in, limit, limitName, false, progress);
     }
 
-    public MeteredInputStream(InputStream in, long limit, String limitName, boolean exact, LongConsumer progress) {
+    MeteredInputStream(InputStream in, long limit, String limitName, boolean exact, LongConsumer progress) {
         super(in);
         this.limit = limit;
         this.limitName = limitName;

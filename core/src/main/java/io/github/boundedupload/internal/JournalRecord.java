@@ -1,0 +1,74 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.UploadJournal;
+import io.github.boundedupload.support.SafeText;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A batch in the uploader's {@link UploadJournal}: begun with every key before the batch's first byte, kept by its
+ * caller once it stored what it keeps, forgotten once it is settled and keeps nothing. Never called under the lock (a
+ * journal writes to its database). Changes when what the uploader tells its journal changes.
+ */
+final class JournalRecord {
+
+    private final UploadJournal.Entry entry;
+    private final BatchEvent event;
+
+    private JournalRecord(UploadJournal.Entry entry, BatchEvent event) {
+        this.entry = entry;
+        this.event = event;
+    }
+
+    /**
+     * Records the batch in the journal, if the uploader has one; nothing of it is written before this returns.
+     *
+     * @return the record, or null without a journal
+     * @throws UploadException when the journal cannot record it: the batch is refused
+     */
+    static @Nullable JournalRecord begin(Engine engine, BatchEvent event, List<String> keys) {
+        UploadJournal journal = engine.config.journal().orElse(null);
+        if (journal == null) {
+            return null;
+        }
+        Duration maxRunTime = engine.config.batchTimeout().plus(engine.config.stopTimeout().multipliedBy(2));
+        try {
+            return new JournalRecord(Objects.requireNonNull(journal.begin(event, keys, maxRunTime), "journal entry"),
+                    event);
+        } catch (RuntimeException e) {
+            throw new UploadException("could not record " + event + " in the upload journal, so nothing of it was"
+                    + " started: " + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e)), e);
+        }
+    }
+
+    /**
+     * Keeps the keys the batch stored.
+     *
+     * @throws UploadException when the journal cannot keep them: it removes the objects itself
+     */
+    void keep(List<String> keys) {
+        try {
+            entry.keep(keys);
+        } catch (RuntimeException e) {
+            throw new UploadException(event + " stored its attachments, but the upload journal could not keep them,"
+                    + " so it removes them again: " + SafeText.describe(e), e);
+        }
+    }
+
+    /**
+     * Tells the journal the batch keeps nothing: with a {@code failure} (a delete given up, or the batch never started
+     * after all), the journal removes its keys itself. Never throws: the journal's lease covers a failure.
+     */
+    void forget(@Nullable Throwable failure) {
+        try {
+            entry.settled(failure == null);
+        } catch (RuntimeException e) {
+            Engine.LOG.error("uploader '{}': could not settle {} in the upload journal; the journal removes its keys"
+                    + " when its lease ends: {}", event.uploaderName(), event, SafeText.describe(e));
+        }
+    }
+}

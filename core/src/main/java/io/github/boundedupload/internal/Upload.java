@@ -1,0 +1,214 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.spi.ConcurrencyLimit;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.support.Causes;
+import io.github.boundedupload.support.SafeText;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One attachment of a batch, from its admission to its result: its key, its weight against the bytes-in-flight bound,
+ * its checked length, its one call to the storage, and its outcome ({@link #result}). It waits in its batch until the
+ * batch's window offers it, then in the {@link Dispatcher}'s queue; it runs, and the storage's answer becomes its
+ * {@link UploadResult} ({@link #answered}), which it hands to its {@link Batch}. Changes when what happens to one
+ * attachment changes.
+ */
+final class Upload extends Call {
+
+    final int index;
+    final Attachment attachment;
+    /** The length it had when checked (-1: unknown): what the storage must send, exactly. */
+    final long length;
+    // Guarded by the dispatcher's lock:
+    /** Its outcome, once known; it changes only to say a rollback deleted it, until the batch finishes. */
+    @Nullable UploadResult result;
+    /** The cancel it ended by, as it was when it was answered (a cancel coming later changes nothing). */
+    Attempt.@Nullable Cancel cancel;
+    /** Its place in its batch's list of uploads offered and not ended; -1 outside it. */
+    int liveSlot = -1;
+    /** A delete that undoes it was started by its batch's rollback. */
+    boolean rollingBack;
+    /** Made once, on first use (an immutable value: a race only makes it twice). */
+    private @Nullable UploadEvent event;
+    /** When its upload timeout passes (System.nanoTime), once it runs; 0 before, and once it fired. */
+    private volatile long timeoutAt;
+
+    Upload(Batch batch, int index, BatchCheck.Checked checked) {
+        super(batch, checked.key(), checked.weight());
+        this.index = index;
+        this.attachment = checked.attachment();
+        this.length = checked.length();
+        this.holdsQueuePlace = !batch.callerRuns;
+    }
+
+    UploadEvent event() {
+        UploadEvent made = event;
+        if (made == null) {
+            made = new UploadEvent(batch.event, index, attachment, key);
+            event = made;
+        }
+        return made;
+    }
+
+    @Override
+    String describe() {
+        return SafeText.label(index, attachment.fileName());
+    }
+
+    /** Under the lock, for the {@link Sweep}: whether the upload timeout has passed (true once). */
+    boolean timeoutDue(long now) {
+        long at = timeoutAt;
+        if (at != 0 && now - at >= 0) {
+            timeoutAt = 0;
+            return true;
+        }
+        return false;
+    }
+
+    /** The upload timeout passed: the call is interrupted (or its storage told to stop) and fails. */
+    void timeOut() {
+        cancel(new UploadTimeoutException(describe() + " did not finish within the upload timeout of "
+                + engine.config.uploadTimeout()), Status.FAILED);
+    }
+
+    @Override
+    Executor runOn() {
+        return batch.runOn;
+    }
+
+    @Override
+    void refused(RejectedExecutionException e) {
+        // A supplied executor refused, or ours is shutting down: the attachment ends now, reported, not dropped.
+        started = System.nanoTime();
+        answered(null, engine.closed ? new UploaderClosedException(engine.name, "its threads are stopped") : e);
+    }
+
+    @Override
+    void call() {
+        UploadEvent event = event();
+        Duration queuedFor = Duration.ofNanos(started - batch.submitted);
+        long left = batch.submitted + engine.config.batchTimeout().toNanos() - started;
+        Duration uploadTimeout = engine.config.uploadTimeout();
+        UploadRequest request = UploadRequest.builder(key, attachment)
+                .timeout(Duration.ofNanos(Math.max(1, Math.min(uploadTimeout.toNanos(), left))))
+                .progress(bytes -> batch.listener.bytesSent(event, bytes))
+                .maxBytes(engine.config.maxAttachmentSize())
+                .contentLength(length)
+                .cancellation(attempt.signal())
+                .build();
+        timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
+        engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor))
+                .whenComplete((stored, failure) -> InContext.run(batch.context, () -> answered(stored, failure)));
+    }
+
+    /** The storage answered (or the call never ran): report the attachment, then hand its result to the batch. */
+    private void answered(@Nullable StoredObject stored, @Nullable Throwable failure) {
+        if (!claimEnd()) {
+            engine.dispatcher.run(effects -> {
+                returnedLate(effects);
+                // Reported failed when it was given up on: whatever it stored now must go, whatever the policy.
+                engine.rollbacks.start(this, stored, false, effects);
+                batch.checkSettled(effects);
+            });
+            return;
+        }
+        // Claimed: nobody else reports this attachment, and its batch cannot finish before it is recorded below.
+        long now = System.nanoTime();
+        Duration took = Duration.ofNanos(now - started);
+        UploadEvent event = event();
+        Attempt.Cancel cancelled = attempt.cancelled();
+        UploadResult outcome = outcome(stored, failure, cancelled);
+        sample(now, outcome, cancelled);
+        if (outcome.isStored()) {
+            batch.listener.uploadSucceeded(event, outcome.storedObject().orElseThrow(), took);
+        } else if (attempt.started()) {
+            batch.listener.uploadFailed(event, outcome.failure().orElseThrow(), took);
+        } else {
+            batch.listener.uploadSkipped(event, outcome.failure().orElseThrow());
+        }
+        engine.dispatcher.run(effects -> {
+            engine.dispatcher.release(this, effects);
+            batch.record(this, outcome, cancelled, effects);
+        });
+    }
+
+    @Override
+    void givenUp(Throwable reason) {
+        UploadEvent event = event();
+        long now = System.nanoTime();
+        Duration took = Duration.ofNanos(now - started);
+        Attempt.Cancel cancelled = attempt.cancelled();
+        UploadResult outcome = UploadResult.notStored(index, attachment, key, Status.FAILED, reason);
+        if (cancelled == null || cancelled.status() != Status.CANCELLED) {
+            sample(now, outcome, cancelled);
+        }
+        batch.listener.uploadStuck(event);
+        batch.listener.uploadFailed(event, reason, took);
+        engine.dispatcher.run(effects -> batch.record(this, outcome, cancelled, effects));
+    }
+
+    /**
+     * Tells an adaptive concurrency limit how the upload went: its time, and whether it says the storage is
+     * overloaded. Uploads stopped because their batch stopped say nothing about the storage.
+     */
+    private void sample(long now, UploadResult outcome, Attempt.@Nullable Cancel cancelled) {
+        ConcurrencyLimit limit = engine.config.concurrencyLimit().orElse(null);
+        if (limit == null || !attempt.started() || cancelled != null && cancelled.status() == Status.CANCELLED) {
+            return;
+        }
+        boolean overloaded = !outcome.isStored() && (cancelled != null || Causes.any(outcome.failure().orElse(null),
+                t -> t instanceof UploadException && ((UploadException) t).isThrottling()));
+        try {
+            limit.onSample(started, now - started, engine.dispatcher.inFlightNow(), overloaded);
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("the concurrency limit {} failed on a sample", limit, e);
+        }
+    }
+
+    /**
+     * A cancelled call that failed because of the cancel ends as the cancel says (CANCELLED, or FAILED for a
+     * timeout), whatever the storage wrapped the interrupt in; one that failed for a reason of its own failed by
+     * itself. A failure that says the storage may hold the object stays a failure, so that the key is deleted before
+     * anything calls it empty.
+     */
+    private UploadResult outcome(@Nullable StoredObject stored, @Nullable Throwable failure,
+            Attempt.@Nullable Cancel cancelled) {
+        if (failure == null && stored != null) {
+            return UploadResult.stored(index, attachment, stored);
+        }
+        Throwable own = failure != null ? Causes.unwrap(failure)
+                : new IllegalStateException("the storage returned no result");
+        if (cancelled != null && (!attempt.started()
+                || !mayBeStored(own) && isCancellation(own, cancelled.reason()))) {
+            return UploadResult.notStored(index, attachment, key, cancelled.status(), cancelled.reason());
+        }
+        return UploadResult.notStored(index, attachment, key, Status.FAILED, own);
+    }
+
+    /**
+     * Whether a failure is (or was caused by) an interrupt or cancellation, rather than a failure of its own,
+     * whatever the storage wrapped it in: the uploader's own reason, the JDK's interrupt and cancellation
+     * exceptions, or an {@link UploadException} that says so.
+     */
+    private static boolean isCancellation(Throwable failure, Throwable cancelReason) {
+        return Causes.any(failure, t -> t == cancelReason || Causes.isInterrupt(t) || t instanceof CancellationException
+                || t instanceof UploadException && ((UploadException) t).isCancellation());
+    }
+
+    /** Whether the storage may hold something under the key although the upload failed. */
+    static boolean mayBeStored(@Nullable Throwable failure) {
+        return Causes.any(failure, t -> t instanceof UploadException && ((UploadException) t).mayBeStored());
+    }
+}

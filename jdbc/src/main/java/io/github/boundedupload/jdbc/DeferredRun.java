@@ -1,0 +1,147 @@
+package io.github.boundedupload.jdbc;
+
+import static io.github.boundedupload.jdbc.internal.TaskHost.LOG;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.BatchFailedException;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.jdbc.internal.DeferredRuns;
+import io.github.boundedupload.jdbc.internal.DeferredStore;
+import io.github.boundedupload.jdbc.internal.TaskHost;
+import io.github.boundedupload.support.SafeText;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One run of a staged batch, on whichever instance its task runs: the attachments still pending are uploaded through
+ * the uploader (one after another for a batch submitted in order), each outcome is recorded once and heard once by the
+ * {@link DeferredUploadListener}, and a batch past its deadline ends failed. Changes when what a deferred upload does
+ * changes; when it runs is {@link DeferredRuns}'.
+ */
+final class DeferredRun implements DeferredRuns.Runner {
+
+    private final TaskHost host;
+    private final ConcurrentAttachmentUploader uploader;
+    private final Duration deadline;
+    private final DeferredUploadListener listener;
+    private final AtomicLong stored = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+
+    DeferredRun(TaskHost host, ConcurrentAttachmentUploader uploader, Duration deadline,
+            DeferredUploadListener listener) {
+        this.host = host;
+        this.uploader = uploader;
+        this.deadline = deadline;
+        this.listener = listener;
+    }
+
+    /** Attachments this instance recorded stored. */
+    long stored() {
+        return stored.get();
+    }
+
+    /** Attachments this instance recorded failed. */
+    long failed() {
+        return failed.get();
+    }
+
+    /** Uploads what is pending of a batch; throws to be tried again later. */
+    @Override
+    public void run(String batchId) {
+        List<DeferredStore.Row> pending = host.inOwnTransaction("read deferred batch " + batchId,
+                c -> DeferredStore.rows(c, batchId, true));
+        if (pending.isEmpty()) {
+            return;
+        }
+        try {
+            if (pending.get(0).ordered()) {
+                for (DeferredStore.Row row : pending) {
+                    upload(List.of(row));
+                }
+            } else {
+                upload(pending);
+            }
+        } catch (RuntimeException e) {
+            if (System.currentTimeMillis() < pending.get(0).deadlineAt()) {
+                throw e;
+            }
+            String reason = "not stored before its deadline (" + deadline + " after it was accepted); last failure: "
+                    + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e));
+            for (DeferredStore.Row row : host.inOwnTransaction("read deferred batch " + batchId,
+                    c -> DeferredStore.rows(c, batchId, true))) {
+                end(row, DeferredAttachment.State.FAILED, reason);
+            }
+        }
+    }
+
+    private void upload(List<DeferredStore.Row> rows) {
+        List<Attachment> attachments = new ArrayList<>(rows.size());
+        for (DeferredStore.Row row : rows) {
+            Attachment.Builder attachment = Attachment.builder(row.fileName(),
+                    AttachmentContent.ofBytes(Objects.requireNonNull(row.content(), "staged content")))
+                    .key(row.key()).contentType(row.contentType());
+            DeferredStore.decode(row.metadata()).forEach(attachment::metadata);
+            attachments.add(attachment.build());
+        }
+        BatchResult result;
+        try {
+            result = uploader.uploadAll(attachments);
+        } catch (BatchFailedException e) {
+            result = e.result();
+        }
+        Throwable firstFailure = null;
+        int notStored = 0;
+        for (UploadResult upload : result.results()) {
+            if (upload.isStored()) {
+                end(rows.get(upload.index()), DeferredAttachment.State.STORED, null);
+            } else {
+                notStored++;
+                if (firstFailure == null) {
+                    firstFailure = upload.failure().orElse(null);
+                }
+            }
+        }
+        if (notStored > 0) {
+            throw new UploadException(notStored + " of " + rows.size() + " deferred attachments were not stored"
+                    + (firstFailure == null ? "" : ": " + SafeText.describe(firstFailure)), firstFailure);
+        }
+    }
+
+    private void end(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason) {
+        int ended = host.inOwnTransaction("record a deferred attachment " + state,
+                c -> DeferredStore.finish(c, row.batchId(), row.index(), state.name(), reason,
+                        System.currentTimeMillis()));
+        if (ended != 1) {
+            return; // recorded by another try already: heard once
+        }
+        DeferredAttachment attachment = view(row, state, reason);
+        try {
+            if (state == DeferredAttachment.State.STORED) {
+                stored.incrementAndGet();
+                listener.stored(attachment);
+            } else {
+                failed.incrementAndGet();
+                LOG.error("upload journal: deferred file {} {} of batch {} (key {}) failed: {}",
+                        row.index() + 1, SafeText.quote(row.fileName()), row.batchId(), SafeText.quote(row.key()),
+                        reason);
+                listener.failed(attachment);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("upload journal: a DeferredUploadListener threw: {}", SafeText.describe(e));
+        }
+    }
+
+    static DeferredAttachment view(DeferredStore.Row row, DeferredAttachment.State state,
+            @Nullable String reason) {
+        return new DeferredAttachment(row.batchId(), row.index(), row.key(), row.fileName(), row.size(), state,
+                reason);
+    }
+}

@@ -1,0 +1,89 @@
+package io.github.boundedupload.jdbc.internal;
+
+import static io.github.boundedupload.jdbc.internal.TaskHost.LOG;
+
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.support.Backoff;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The deferred-upload task: which uploader runs a staged batch on this instance (each registers its {@link Runner} by
+ * name), the backoff of a batch that was not stored, and forgetting outcomes kept long enough. Changes when the
+ * scheduling of deferred uploads changes, not when what an upload does changes.
+ */
+public final class DeferredRuns implements TaskHost.Task {
+
+    /** Uploads what is pending of a staged batch; throws to be tried again later. */
+    @FunctionalInterface
+    public interface Runner {
+        /**
+         * Runs the batch.
+         *
+         * @param batchId the deferred batch
+         */
+        void run(String batchId);
+    }
+
+    /** How long the outcome of a finished attachment stays queryable. */
+    public static final Duration KEEP_FINISHED = Duration.ofDays(7);
+
+    private final TaskHost host;
+    private final Backoff backoff;
+    private final Map<String, Runner> byUploader = new ConcurrentHashMap<>();
+    private final AtomicLong retried = new AtomicLong();
+
+    public DeferredRuns(TaskHost host, Duration firstRetryPause, Duration maxRetryPause) {
+        this.host = host;
+        this.backoff = new Backoff(firstRetryPause, maxRetryPause);
+    }
+
+    /**
+     * This instance runs the deferred uploads of {@code uploaderName} with {@code runner}.
+     *
+     * @throws IllegalArgumentException when it runs that uploader's already
+     */
+    public void register(String uploaderName, Runner runner) {
+        if (byUploader.putIfAbsent(uploaderName, runner) != null) {
+            throw new IllegalArgumentException("the journal runs deferred uploads of uploader '" + uploaderName
+                    + "' already");
+        }
+    }
+
+    /** Failed tries of deferred batches this instance scheduled again. */
+    public long retried() {
+        return retried.get();
+    }
+
+    @Override
+    public void run(String batchId) {
+        String uploader = host.inOwnTransaction("read deferred batch " + batchId,
+                c -> DeferredStore.uploaderOf(c, batchId)).orElse(null);
+        if (uploader == null) {
+            return; // forgotten
+        }
+        Runner runner = byUploader.get(uploader);
+        if (runner == null) {
+            throw new UploadException("no DeferredUploads of uploader '" + uploader + "' runs on this instance", null);
+        }
+        runner.run(batchId);
+    }
+
+    @Override
+    public Duration failed(String batchId, int tries, String why) {
+        host.recordFailedTry("deferred batch " + batchId, c -> DeferredStore.failedTry(c, batchId));
+        Duration pause = backoff.pause(tries);
+        retried.incrementAndGet();
+        LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", batchId, tries,
+                pause, why);
+        return pause;
+    }
+
+    /** Forgets the outcomes of deferred attachments that ended more than {@link #KEEP_FINISHED} ago. */
+    public void forgetFinished() {
+        host.runInOwnTransaction("forget finished deferred attachments",
+                c -> DeferredStore.forgetFinished(c, System.currentTimeMillis() - KEEP_FINISHED.toMillis()));
+    }
+}

@@ -1,0 +1,247 @@
+package io.github.boundedupload.jdbc.internal;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
+import com.github.kagkarlsson.scheduler.logging.LogLevel;
+import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
+import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+import io.github.boundedupload.UploadException;
+import io.github.boundedupload.support.SafeText;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the journal's durable tasks run, and the transactions they and the journal write in: db-scheduler set up on
+ * the application's database (its own table, {@code bounded_upload_task}; every instance runs tasks of any other),
+ * with the journal's two one-time tasks (a compensation, a deferred upload) and its recurring recovery. What a task
+ * does is not decided here: each is a {@link Task} handed to {@link #start}. Changes when the way tasks are hosted
+ * changes (another scheduler, other timing), not when what they do changes.
+ */
+public final class TaskHost implements AutoCloseable {
+
+    /** The journal logs under one name, whichever of its rooms writes. */
+    public static final Logger LOG = LoggerFactory.getLogger("io.github.boundedupload.jdbc.JdbcUploadJournal");
+    /** The task that removes what a batch stored. */
+    public static final String COMPENSATION = "bounded-upload-compensation";
+    /** The task that uploads a staged batch. */
+    public static final String DEFERRED = "bounded-upload-deferred";
+    private static final String RECOVERY = "bounded-upload-recovery";
+    private static final String TASK_TABLE = "bounded_upload_task";
+
+    /** What a one-time task does with its id; it throws to be tried again later. */
+    public interface Task {
+        /**
+         * Runs the task.
+         *
+         * @param id the task instance's id
+         */
+        void run(String id);
+
+        /**
+         * A try failed: records it, and says when to try again.
+         *
+         * @param id the task instance's id
+         * @param tries the tries in a row that failed, this one included
+         * @param why what failed, safe to log
+         * @return the pause before the next try
+         */
+        Duration failed(String id, int tries, String why);
+    }
+
+    /** Work on a connection of the journal's own, committed at the end. */
+    @FunctionalInterface
+    public interface InTransaction<T> {
+        /**
+         * Runs.
+         *
+         * @param c the connection; auto-commit off
+         * @return a value
+         * @throws SQLException when the database fails (the transaction is rolled back)
+         */
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Work without a result on a connection of the journal's own, committed at the end. */
+    @FunctionalInterface
+    public interface SqlAction {
+        /**
+         * Runs.
+         *
+         * @param c the connection; auto-commit off
+         * @throws SQLException when the database fails (the transaction is rolled back)
+         */
+        void run(Connection c) throws SQLException;
+    }
+
+    /** How the scheduler runs. */
+    public record Settings(String instanceName, int threads, Duration pollingInterval, Duration heartbeatInterval,
+            Duration shutdownMaxWait, boolean createTables) {
+    }
+
+    /** The host name and the process id, at most 50 characters: unique per running process. */
+    public static String defaultInstanceName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        String name = host + "-" + ProcessHandle.current().pid();
+        return name.length() > 50 ? name.substring(name.length() - 50) : name;
+    }
+
+    private final DataSource dataSource;
+    private final BoundDataSource bound;
+    private final OneTimeTask<Void> compensation;
+    private final OneTimeTask<Void> deferred;
+    private final Scheduler scheduler;
+    private volatile @Nullable Task compensations;
+    private volatile @Nullable Task deferredUploads;
+    private volatile Runnable recovery = () -> { };
+
+    /**
+     * Creates the tables if asked and sets the scheduler up; nothing runs before {@link #start}.
+     *
+     * @throws UploadException when the database cannot be reached
+     */
+    public TaskHost(DataSource dataSource, Settings settings, Class<?> schemaOwner) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.bound = new BoundDataSource(dataSource);
+        this.compensation = Tasks.oneTime(COMPENSATION)
+                .onFailure((complete, operations) -> retryLater(compensations, complete, operations))
+                .execute((instance, context) -> task(compensations).run(instance.getId()));
+        this.deferred = Tasks.oneTime(DEFERRED)
+                .onFailure((complete, operations) -> retryLater(deferredUploads, complete, operations))
+                .execute((instance, context) -> task(deferredUploads).run(instance.getId()));
+        RecurringTask<Void> recover = Tasks.recurring(RECOVERY, FixedDelay.of(settings.pollingInterval()))
+                .execute((instance, context) -> recovery.run());
+        Schema.Database database;
+        try (Connection c = dataSource.getConnection()) {
+            if (settings.createTables()) {
+                Schema.create(c, schemaOwner);
+            }
+            database = Schema.detect(c);
+        } catch (SQLException e) {
+            throw new UploadException("the upload journal could not reach its database"
+                    + (settings.createTables() ? " to create its tables" : "") + ": " + e.getMessage(), e);
+        }
+        var builder = Scheduler.create(bound, compensation, deferred)
+                .startTasks(recover)
+                .tableName(TASK_TABLE)
+                .threads(settings.threads())
+                .pollingInterval(settings.pollingInterval())
+                .heartbeatInterval(settings.heartbeatInterval())
+                .missedHeartbeatsLimit(6)
+                .schedulerName(new SchedulerName.Fixed(settings.instanceName()))
+                .shutdownMaxWait(settings.shutdownMaxWait())
+                .enableImmediateExecution()
+                // A failed try is logged by the task's own failed(), once, without the stack trace db-scheduler adds.
+                .failureLogging(LogLevel.DEBUG, false);
+        if (database == Schema.Database.MYSQL) {
+            builder.alwaysPersistTimestampInUTC();
+        } else if (database == Schema.Database.H2) {
+            // db-scheduler has no H2 customization, and warns; its default is right for our zoned timestamps.
+            builder.jdbcCustomization(new DefaultJdbcCustomization(false));
+        }
+        this.scheduler = builder.build();
+    }
+
+    /** Starts running tasks: what compensations, deferred uploads and the recurring recovery do. */
+    public void start(Task compensations, Task deferredUploads, Runnable recovery) {
+        this.compensations = compensations;
+        this.deferredUploads = deferredUploads;
+        this.recovery = recovery;
+        scheduler.start();
+    }
+
+    private static Task task(@Nullable Task task) {
+        return Objects.requireNonNull(task, "the journal's tasks run only once it started");
+    }
+
+    private static void retryLater(@Nullable Task task, ExecutionComplete complete,
+            ExecutionOperations<Void> operations) {
+        String id = complete.getExecution().taskInstance.getId();
+        int tries = complete.getExecution().consecutiveFailures + 1;
+        Duration pause = task(task).failed(id, tries, reason(complete));
+        operations.reschedule(complete, complete.getTimeDone().plus(pause));
+    }
+
+    /** Why a task failed; the journal's own messages name the key and describe the storage's failure safely already. */
+    private static String reason(ExecutionComplete complete) {
+        return complete.getCause().map(cause -> cause instanceof UploadException ? String.valueOf(cause.getMessage())
+                : SafeText.describe(cause)).orElse("unknown failure");
+    }
+
+    /**
+     * Schedules a task instance now, in the transaction of {@code c}: it runs once that commits, and never when it
+     * rolls back.
+     *
+     * @param task {@link #COMPENSATION} or {@link #DEFERRED}
+     */
+    public void schedule(String task, String id, Connection c) throws SQLException {
+        OneTimeTask<Void> oneTime = COMPENSATION.equals(task) ? compensation : deferred;
+        bound.with(c, () -> scheduler.scheduleIfNotExists(oneTime.instance(id), Instant.now()));
+    }
+
+    /** Looks for due tasks now (after a commit that scheduled one) instead of at the next poll. */
+    public void triggerCheck() {
+        scheduler.triggerCheckForDueExecutions();
+    }
+
+    /** Runs {@code work} on a connection of the journal's own and commits. */
+    public <T> T inOwnTransaction(String what, InTransaction<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        } catch (SQLException e) {
+            throw new UploadException("upload journal: could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code action} on a connection of the journal's own and commits. */
+    public void runInOwnTransaction(String what, SqlAction action) {
+        inOwnTransaction(what, c -> {
+            action.run(c);
+            return Boolean.TRUE;
+        });
+    }
+
+    /** Records a failed try on a task's rows; a database that fails here too is logged, the retry happens anyway. */
+    public void recordFailedTry(String what, SqlAction record) {
+        try {
+            runInOwnTransaction("record a failed try of " + what, record);
+        } catch (RuntimeException e) {
+            LOG.warn("upload journal: could not record the failed try of {}: {}", what, SafeText.describe(e));
+        }
+    }
+
+    /** Stops running tasks on this instance, waiting for running ones up to the shutdown wait. */
+    @Override
+    public void close() {
+        scheduler.stop();
+    }
+}
