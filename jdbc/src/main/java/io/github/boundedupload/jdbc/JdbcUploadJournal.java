@@ -265,9 +265,12 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         }
 
         /**
-         * Whether to create the journal's tables when they do not exist (PostgreSQL, MySQL, H2); off by default: the
-         * scripts {@code schema-postgresql.sql}, {@code schema-mysql.sql} and {@code schema-h2.sql} beside this class
-         * belong in the application's migrations.
+         * Whether to create the journal's tables when they do not exist (PostgreSQL, MySQL or MariaDB, H2), under a
+         * lock of the database, so that instances starting at once all start; off by default. The schema is also a
+         * Flyway migration ({@code classpath:io/github/boundedupload/jdbc/flyway/postgresql}, {@code .../mysql},
+         * {@code .../h2}) and a Liquibase changelog
+         * ({@code classpath:io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml}), for applications
+         * whose migrations own their schema ({@code docs/journal.md}).
          *
          * @param create whether to create them
          * @return this builder

@@ -144,10 +144,12 @@ class JournalAutoConfigurationTests {
     }
 
     @Test
-    void aNativeImageGetsTheSchemaScriptsTheJournalReads() {
+    void aNativeImageGetsTheMigrationsTheJournalReads() {
         org.springframework.aot.hint.RuntimeHints hints = new org.springframework.aot.hint.RuntimeHints();
         new BoundedUploadRuntimeHints().registerHints(hints, getClass().getClassLoader());
-        for (String script : List.of("schema-postgresql.sql", "schema-mysql.sql", "schema-h2.sql")) {
+        for (String script : List.of("flyway/postgresql/V1__bounded_upload_journal.sql",
+                "flyway/mysql/V1__bounded_upload_journal.sql", "flyway/h2/V1__bounded_upload_journal.sql",
+                "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
             assertThat(org.springframework.aot.hint.predicate.RuntimeHintsPredicates.resource().forResource(resource)

@@ -130,14 +130,26 @@ public final class TaskHost implements AutoCloseable {
         RecurringTask<Void> recover = Tasks.recurring(RECOVERY, FixedDelay.of(settings.pollingInterval()))
                 .execute((instance, context) -> recovery.run());
         Schema.Database database;
-        try (Connection c = dataSource.getConnection()) {
-            if (settings.createTables()) {
-                Schema.create(c, schemaOwner);
-            }
-            database = Schema.detect(c);
+        Connection c;
+        try {
+            c = dataSource.getConnection();
         } catch (SQLException e) {
-            throw new UploadException("the upload journal could not reach its database"
-                    + (settings.createTables() ? " to create its tables" : "") + ": " + e.getMessage(), e);
+            throw new UploadException("the upload journal could not reach its database: " + e.getMessage(), e);
+        }
+        try (c) {
+            database = Schema.detect(c);
+            if (settings.createTables()) {
+                try {
+                    Schema.create(c, schemaOwner);
+                } catch (SQLException e) {
+                    throw new UploadException("the upload journal could not create its tables on "
+                            + database.displayName() + ": " + e.getMessage() + " (SQLState " + e.getSQLState() + ")",
+                            e);
+                }
+            }
+        } catch (SQLException e) {
+            throw new UploadException("the upload journal could not read which database it is on: "
+                    + e.getMessage(), e);
         }
         var builder = Scheduler.create(bound, compensation, deferred)
                 .startTasks(recover)
