@@ -70,11 +70,10 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     /** Threads that run compensations on this instance. */
     public static final int DEFAULT_THREADS = 2;
     /**
-     * The Liquibase changelog of the journal's tables, for every database it supports; include it in the application's
-     * changelog.
+     * The Liquibase changelog of the journal's tables, for every database it supports, on the class path; include it
+     * in the application's changelog ({@code <include file="io/github/boundedupload/jdbc/liquibase/..."/>}).
      */
-    public static final String LIQUIBASE_CHANGELOG =
-            "classpath:io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml";
+    public static final String LIQUIBASE_CHANGELOG = "io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml";
     /**
      * The Flyway history table of the journal's migrations: apart from the application's own, so that the journal's
      * versions never mix with the application's.
