@@ -43,9 +43,11 @@ import javax.sql.DataSource;
  * }
  * }</pre>
  *
- * <p>Recovery after a crash starts when the batch's lease ends: the uploader's batch timeout plus two stop timeouts,
- * plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one {@link Builder#pollingInterval}.
- * Close the uploader before the journal.
+ * <p>Recovery of a batch whose process died starts when its lease ends: the uploader's batch timeout plus two stop
+ * timeouts, plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one
+ * {@link Builder#pollingInterval}. A compensation or a deferred upload cut by its instance's death does not wait for
+ * any lease: another instance takes it over once db-scheduler finds the run dead (6 missed heartbeats, about a minute
+ * with the defaults), releasing what it held. Close the uploader before the journal.
  *
  * <p>This class is the journal's face: its settings, its status and its lifetime, and what changes with them. The work
  * is done in rooms of its own, each below the one that uses it: the batches' rows, the scheduler that hosts the tasks,
