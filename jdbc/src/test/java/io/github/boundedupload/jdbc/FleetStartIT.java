@@ -11,11 +11,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,37 +30,21 @@ class FleetStartIT {
 
     @Test
     void severalJournalsStartingAtOnceOnAnEmptyPostgresqlAllStart() throws Exception {
-        ExecutorService threads = Executors.newFixedThreadPool(INSTANCES);
-        try {
-            for (int deploy = 0; deploy < DEPLOYS; deploy++) {
-                DataSource database = Postgres.dataSource(Postgres.newDatabase("fleet"));
-                CountDownLatch go = new CountDownLatch(1);
-                List<Future<JdbcUploadJournal>> starts = new ArrayList<>();
-                for (int i = 0; i < INSTANCES; i++) {
-                    String name = "deploy-" + deploy + "-instance-" + i;
-                    starts.add(threads.submit(() -> {
-                        go.await();
-                        return JdbcUploadJournal.builder(database, new LocalFileUploader(root)).instanceName(name)
-                                .createTables(true).build();
-                    }));
-                }
-                go.countDown();
-                List<JdbcUploadJournal> started = new ArrayList<>();
-                try {
-                    for (Future<JdbcUploadJournal> start : starts) {
-                        started.add(start.get(60, TimeUnit.SECONDS)); // throws what build() threw
-                    }
-                    assertThat(started).hasSize(INSTANCES);
-                    started.get(0).begin(new BatchEvent("fleet", 1, 1), List.of("fleet/" + deploy),
-                            Duration.ofMinutes(1)).settled(true);
-                    assertThat(tables(database)).containsExactlyInAnyOrder("bounded_upload_batch",
-                            "bounded_upload_key", "bounded_upload_task", "bounded_upload_deferred");
-                } finally {
-                    started.forEach(JdbcUploadJournal::close);
-                }
+        for (int deploy = 0; deploy < DEPLOYS; deploy++) {
+            DataSource database = Postgres.dataSource(Postgres.newDatabase("fleet"));
+            String prefix = "deploy-" + deploy + "-instance-";
+            LocalFileUploader storage = new LocalFileUploader(root);
+            List<JdbcUploadJournal> started = AtOnce.start(INSTANCES, i -> JdbcUploadJournal.builder(database, storage)
+                    .instanceName(prefix + i).createTables(true).build());
+            try {
+                assertThat(started).hasSize(INSTANCES);
+                started.get(0).begin(new BatchEvent("fleet", 1, 1), List.of("fleet/" + deploy), Duration.ofMinutes(1))
+                        .settled(true);
+                assertThat(tables(database)).containsExactlyInAnyOrder("bounded_upload_batch", "bounded_upload_key",
+                        "bounded_upload_task", "bounded_upload_deferred");
+            } finally {
+                started.forEach(JdbcUploadJournal::close);
             }
-        } finally {
-            threads.shutdownNow();
         }
     }
 

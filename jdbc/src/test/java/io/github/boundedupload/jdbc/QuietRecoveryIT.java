@@ -20,11 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,24 +61,12 @@ class QuietRecoveryIT {
         Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         log.start();
         rootLogger.addAppender(log);
-        ExecutorService threads = Executors.newFixedThreadPool(INSTANCES);
         List<JdbcUploadJournal> fleet = new ArrayList<>();
         try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<JdbcUploadJournal>> starts = new ArrayList<>();
-            for (int i = 0; i < INSTANCES; i++) {
-                String name = "live-" + i;
-                starts.add(threads.submit(() -> {
-                    go.await();
-                    return JdbcUploadJournal.builder(database, storage).instanceName(name)
-                            .heartbeatInterval(Duration.ofMillis(500)).pollingInterval(Duration.ofMillis(500))
-                            .threads(4).build();
-                }));
-            }
-            go.countDown(); // every instance looks for dead runs as it starts: at the same moment
-            for (Future<JdbcUploadJournal> start : starts) {
-                fleet.add(start.get(60, TimeUnit.SECONDS));
-            }
+            // Every instance looks for dead runs as it starts: at the same moment.
+            fleet.addAll(AtOnce.start(INSTANCES, i -> JdbcUploadJournal.builder(database, storage)
+                    .instanceName("live-" + i).heartbeatInterval(Duration.ofMillis(500))
+                    .pollingInterval(Duration.ofMillis(500)).threads(4).build()));
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                     .until(() -> fleet.get(0).status().unsettledBatches() == 0);
             long completed = 0;
@@ -93,7 +76,6 @@ class QuietRecoveryIT {
             assertThat(completed).as("compensations completed, over the instances").isEqualTo(RUNS);
         } finally {
             fleet.forEach(JdbcUploadJournal::close);
-            threads.shutdownNow();
             rootLogger.detachAppender(log);
         }
         for (String key : keys) {
