@@ -53,6 +53,7 @@ final class ScenarioF {
             return fixed == 0;
         }
 
+        @SuppressWarnings("deprecation") // Vegas, until this scenario measures the default
         UploaderConfig config(int batch) {
             UploaderConfig.Builder builder = UploaderConfig.builder()
                     .name("bench-f-" + (adaptive() ? "adaptive-" + initial : "fixed-" + fixed))
