@@ -36,7 +36,7 @@ final class AdaptiveCandidates {
         return VegasLimit.newBuilder().initialLimit(initial).maxConcurrency(ScenarioF.MAX).build();
     }
 
-    /** Gradient set as the default sets it, but for its smoothing. */
+    /** Gradient set as the default sets it, but for its smoothing (and the backoff on drops that goes with it). */
     private static GradientLimit gradientAtOne(int initial, double smoothing, double backoff) {
         return GradientLimit.newBuilder().initialLimit(initial).maxConcurrency(ScenarioF.MAX).minLimit(1)
                 .rttTolerance(1.0).queueSize(limit -> Math.max(1, limit / 8)).smoothing(smoothing)
@@ -67,10 +67,9 @@ final class AdaptiveCandidates {
                     .maxLimit(ScenarioF.MAX).minLimit(1).build()),
             windowed("Gradient, its settings", initial -> GradientLimit.newBuilder().initialLimit(initial)
                     .maxConcurrency(ScenarioF.MAX).minLimit(1).build()),
-            windowed("Gradient, tolerance 1, queue 1 or L/8, smoothing 0.5",
+            windowed("Gradient, tolerance 1, queue 1 or L/8", initial -> gradientAtOne(initial, 1.0, 0.9)),
+            probing("Gradient, tolerance 1, queue 1 or L/8, smoothing 0.5, probed",
                     initial -> gradientAtOne(initial, 0.5, 0.8)),
-            probing("Gradient, tolerance 1, queue 1 or L/8, smoothing 1, probed",
-                    initial -> gradientAtOne(initial, 1.0, 0.9)),
             ScenarioF.DEFAULT);
 
     private AdaptiveCandidates() {

@@ -22,20 +22,21 @@ import java.util.function.IntFunction;
  *     .build();
  * }</pre>
  *
- * <p>{@link #create(int, int)} is the default, chosen by measurement: benchmark scenario F, on versitygw, a server
- * that answers in 50 ms up to 8 uploads in flight, 12.5 ms slower per upload past that, {@code 503 SlowDown} past 32
- * (the table, its command and the other runs are in {@code docs/performance.md}, "Adaptive limit"). Median makespan
- * against the best fixed limit (8), started from 4 and from 32:
+ * <p>{@link #create(int, int)} is the default, chosen by measurement: benchmark scenario F on versitygw, a server that
+ * answers in 50 ms up to 8 uploads in flight, 12.5 ms slower per upload past that, {@code 503 SlowDown} past 32 (the
+ * table, its command and why in {@code docs/performance.md}, "Adaptive limit"). Median makespan over the best fixed
+ * limit's (8) in the same run, started from 4 and from 32:
  * <ul>
- * <li>the default, Gradient with a probe of the unloaded latency: 1.06 and 1.05 (1.04 to 1.08 over four runs);
- * <li>Vegas as concurrency-limits sets it ({@link #vegas(int, int)}, the default before): 1.16 and 1.61, settled at 10
- *     and at 24 to 25;
- * <li>Vegas set to back off at two queued uploads, with the same probe: 1.02 and 1.05; without the probe it stayed at
- *     11 to 18 from 32, and in a run on a busier machine it fell to 4 to 8 from 4 (1.40): its thresholds count whole
- *     uploads, so one noisy window is a queue of two;
- * <li>Gradient2 (which follows the long average of the latency, not the unloaded latency) 1.38 and 4.71 with its
- *     settings, 1.06 and 1.66 set like the default; AIMD (drops only) 1.66 and 3.93; Gradient with its settings 1.44
- *     and 5.85; fixed at 9, one past the knee, 1.08.
+ * <li>the default, Gradient with a probe of the unloaded latency: 0.99 to 1.08 and 1.03 to 1.07 (eight runs);
+ * <li>Vegas as concurrency-limits sets it ({@link #vegas(int, int)}, the default before): 1.11 to 1.21 and 1.53 to
+ *     1.62, settled at 10 to 11 and at 24 to 26;
+ * <li>Vegas set to back off at two queued uploads, with the same probe: 1.02 to 1.07 and 1.03 to 1.07, but in one run
+ *     on a busy machine 1.20 and 1.10, falling to 3 from 4: its thresholds count whole uploads, so one noisy window
+ *     is a queue of two; without the probe it stayed at 10 to 21 from 32;
+ * <li>Gradient2, which follows the long average of the latency, not the unloaded latency: 1.31 to 1.42 and 3.98 to
+ *     5.93 with its settings, and from 32 still 1.58 to 1.68 set like the default; AIMD (drops only): 1.62 to 1.68 and
+ *     3.88 to 4.15; Gradient with its settings: 1.37 to 1.44 and 4.39 to 5.87; without the probe, Gradient set like
+ *     the default stayed at 17 to 21 from 32 (1.42 to 1.47). Fixed at 9, one past the knee: 1.03 to 1.10.
  * </ul>
  *
  * <p>Samples are grouped in windows of at least half a second before the limit moves (concurrency-limits'
@@ -64,15 +65,15 @@ public final class AdaptiveConcurrency implements ConcurrencyLimit {
      * latency for a queue and tolerates a queue of one upload (an eighth of the limit past 16), with a probe of the
      * unloaded latency in the manner of TCP BBR around it ({@link #probing(IntFunction, int)}).
      *
-     * <p>Every window Gradient moves the limit half the way to {@code limit x unloaded / current latency + queue}: a
-     * limit past the knee comes down in proportion to how much slower the answers are, and a latency that is only noisy
-     * moves it a little, where Vegas' thresholds on a whole number of queued uploads either never see the knee (its
+     * <p>Every window Gradient moves the limit to {@code limit x unloaded / current latency + queue} (down to half at
+     * most): a limit past the knee comes down in proportion to how much slower the answers are, and a latency that is
+     * only noisy moves it a little, where Vegas' thresholds on a whole number of queued uploads either never see the knee (its
      * settings: 3 to 6 queued) or see noise as a queue (at 1). Like Vegas it takes the lowest latency it has seen for
      * the unloaded one; started past the knee it never sees that, so the probe shows it the latency at half the load:
      * after the first round trip, again as long as the limit comes down after a probe, and then every 200 round trips
      * and 10 seconds. In scenario F the limit came down from 32 to 8 or 9 in the first batch (without the probe it
-     * stayed at 18 to 22), and climbed from 4 to 8 or 9; it sits at 8 and, more often, at 9: a queue of one upload is
-     * the least any of concurrency-limits' algorithms tolerates. Drops (timeouts, 503) take a tenth off per window.
+     * stayed at 17 to 21), and climbed from 4 to 8 or 9; it sits at 8 and, half the time, at 9: a queue of one upload
+     * is the least any of concurrency-limits' algorithms tolerates. Drops (timeouts, 503) take a tenth off per window.
      *
      * @param initial the limit to start from (the first probe runs at half of it, after one round trip)
      * @param max the most it may grow to (at most the uploader's {@code maxConcurrentUploads})
@@ -110,8 +111,8 @@ public final class AdaptiveConcurrency implements ConcurrencyLimit {
         return GradientLimit.newBuilder().initialLimit(initial).maxConcurrency(max).minLimit(1)
                 .rttTolerance(1.0) // any rise of the latency is a queue: past a knee every upload costs
                 .queueSize(limit -> Math.max(1, limit / 8)) // one upload, an eighth of the limit from 16
-                .smoothing(0.5) // half the way down per window: a pause of the client's own is not a queue
-                .backoffRatio(0.8) // on a drop, smoothed: a tenth less per window
+                .smoothing(1.0) // all the way down at once (to half at most): scenario F did better than at 0.5
+                .backoffRatio(0.9) // on a drop: a tenth less per window
                 .probeInterval(-1) // its own probe drops the limit to the queue size: ProbeRtt probes instead
                 .build();
     }
