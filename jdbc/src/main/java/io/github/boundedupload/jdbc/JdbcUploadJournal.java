@@ -5,7 +5,6 @@ import io.github.boundedupload.jdbc.internal.BatchRecords;
 import io.github.boundedupload.jdbc.internal.Compensations;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.NamedConnection;
-import io.github.boundedupload.jdbc.internal.Schema;
 import io.github.boundedupload.jdbc.internal.Store;
 import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.spi.AsyncFileUploader;
@@ -13,7 +12,6 @@ import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,17 +69,6 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     public static final int DEFAULT_FAILING_AFTER = 5;
     /** Threads that run compensations on this instance. */
     public static final int DEFAULT_THREADS = 2;
-    /**
-     * The Liquibase changelog of the journal's tables, for every database it supports, on the class path; include it
-     * in the application's changelog ({@code <include file="io/github/boundedupload/jdbc/liquibase/..."/>}).
-     */
-    public static final String LIQUIBASE_CHANGELOG = "io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml";
-    /**
-     * The Flyway history table of the journal's migrations: apart from the application's own, so that the journal's
-     * versions never mix with the application's.
-     */
-    public static final String FLYWAY_HISTORY_TABLE = "bounded_upload_schema_history";
-
     private final TaskHost host;
     private final Compensations compensations;
     private final DeferredRuns deferredRuns;
@@ -142,30 +129,6 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static <T> T inTransaction(Connection connection, Supplier<T> work) {
         return NamedConnection.with(Objects.requireNonNull(connection, "connection"), work);
-    }
-
-    /**
-     * The Flyway location of the journal's migrations for the database behind {@code dataSource}, such as
-     * {@code classpath:io/github/boundedupload/jdbc/flyway/postgresql}; apply them with a history table of their own
-     * ({@link #FLYWAY_HISTORY_TABLE}).
-     *
-     * <pre>{@code
-     * Flyway.configure().dataSource(dataSource).locations(JdbcUploadJournal.flywayLocation(dataSource))
-     *         .table(JdbcUploadJournal.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0")
-     *         .load().migrate();
-     * }</pre>
-     *
-     * @param dataSource the application's database
-     * @return the location
-     * @throws UploadException when the database cannot be reached, or is none the journal has migrations for
-     */
-    public static String flywayLocation(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection()) {
-            return "classpath:io/github/boundedupload/jdbc/" + Schema.detect(c).migrations();
-        } catch (SQLException e) {
-            throw new UploadException("the upload journal could not tell which database it is on: " + e.getMessage(),
-                    e);
-        }
     }
 
     // ---- the uploader's side --------------------------------------------------------------------------------

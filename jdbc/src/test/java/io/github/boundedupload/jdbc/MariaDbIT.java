@@ -66,10 +66,10 @@ class MariaDbIT {
     @Test
     void theFlywayMigrationsMakeTablesTheJournalRunsOn() throws Exception {
         DataSource database = newDatabase("migrated");
-        assertThat(JdbcUploadJournal.flywayLocation(database))
+        assertThat(JournalMigrations.flywayLocation(database))
                 .isEqualTo("classpath:io/github/boundedupload/jdbc/flyway/mysql");
-        Flyway flyway = Flyway.configure().dataSource(database).locations(JdbcUploadJournal.flywayLocation(database))
-                .table(JdbcUploadJournal.FLYWAY_HISTORY_TABLE).load();
+        Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load();
         assertThat(flyway.migrate().migrationsExecuted).isEqualTo(1);
         MigrationsIT.runsOn(database, root);
     }

@@ -45,10 +45,10 @@ class MigrationsIT {
             // An application's own table (and so a schema that is not empty): the journal's history stays apart.
             s.execute("CREATE TABLE product (id SERIAL PRIMARY KEY, image_key VARCHAR(1024))");
         }
-        assertThat(JdbcUploadJournal.flywayLocation(database))
+        assertThat(JournalMigrations.flywayLocation(database))
                 .isEqualTo("classpath:io/github/boundedupload/jdbc/flyway/postgresql");
-        Flyway flyway = Flyway.configure().dataSource(database).locations(JdbcUploadJournal.flywayLocation(database))
-                .table(JdbcUploadJournal.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
+        Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
         MigrateResult first = flyway.migrate();
         assertThat(first.migrationsExecuted).isEqualTo(1);
         assertThat(first.targetSchemaVersion).isEqualTo("1");
@@ -64,7 +64,7 @@ class MigrationsIT {
         for (int run = 0; run < 2; run++) { // the second finds every change set applied
             try (Connection c = database.getConnection()) {
                 @SuppressWarnings("deprecation")
-                Liquibase liquibase = new Liquibase(JdbcUploadJournal.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(),
+                Liquibase liquibase = new Liquibase(JournalMigrations.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(),
                         DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c)));
                 liquibase.update(new Contexts());
             }

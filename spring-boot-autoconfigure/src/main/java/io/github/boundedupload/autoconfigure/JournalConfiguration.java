@@ -163,7 +163,7 @@ class JournalConfiguration {
         @Bean
         @ConditionalOnMissingBean
         JournalSchema boundedUploadJournalSchema() {
-            return JournalMigrations.flyway();
+            return MigrationTools.flyway();
         }
     }
 
@@ -179,7 +179,7 @@ class JournalConfiguration {
         @Bean
         @ConditionalOnMissingBean
         JournalSchema boundedUploadJournalSchema() {
-            return JournalMigrations.liquibase();
+            return MigrationTools.liquibase();
         }
     }
 
