@@ -72,8 +72,15 @@ abstract class Call implements Runnable {
     /** For messages: which attachment. */
     abstract String describe();
 
-    /** Outside the lock: hands itself to its executor. */
+    /**
+     * Outside the lock: hands itself to its executor; or, when the thread starting it is one of the uploader's own that
+     * is about to be free (a call of this uploader that ended on it started this one), to that thread, which runs it
+     * next ({@link Handoff}).
+     */
     final void start() {
+        if (Handoff.offer(this)) {
+            return;
+        }
         try {
             runOn().execute(this);
         } catch (RejectedExecutionException e) {
@@ -83,6 +90,11 @@ abstract class Call implements Runnable {
 
     @Override
     public final void run() {
+        Handoff.runFrom(this);
+    }
+
+    /** Runs this call with its batch's context, on the calling thread. */
+    final void runHere() {
         started = System.nanoTime();
         InContext.run(batch.context, this::call);
     }

@@ -71,6 +71,11 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         engine.listener.uploaderCreated(event, engine.executor);
     }
 
+    /** For tests: the uploader's own executor, or null with a supplied one. */
+    java.util.concurrent.@Nullable ExecutorService ownExecutor() {
+        return engine.ownExecutor;
+    }
+
     /** For tests: the engine's dispatcher. */
     Dispatcher dispatcher() {
         return engine.dispatcher;

@@ -30,6 +30,11 @@ final class UploadThreads {
 
     private final Set<Thread> alive = ConcurrentHashMap.newKeySet();
 
+    /** Whether the thread is one this factory created (a worker of the uploader's own executor, or its timer). */
+    boolean owns(Thread thread) {
+        return alive.contains(thread);
+    }
+
     /** Waits up to {@code nanos} for every thread this factory created to end; {@code true} when none is left. */
     boolean join(long nanos) throws InterruptedException {
         long deadline = System.nanoTime() + nanos;

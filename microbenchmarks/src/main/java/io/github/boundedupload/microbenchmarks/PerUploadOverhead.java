@@ -3,6 +3,7 @@ package io.github.boundedupload.microbenchmarks;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
@@ -49,8 +50,12 @@ public class PerUploadOverhead {
     @Param({"1", "10", "100", "1000", "10000", "100000"})
     public int batchSize;
 
-    /** The executor both run on: a pool of platform threads, or virtual threads (Java 21+). */
-    @Param({"platform", "virtual"})
+    /**
+     * The executor both run on: a pool of 64 platform threads, or virtual threads (Java 21+), supplied to the
+     * uploader; or ({@code own}) the uploader's own pool of 64 platform threads, its default, against the bare futures
+     * on a pool of 64 of their own.
+     */
+    @Param({"platform", "virtual", "own"})
     public String executor;
 
     private ExecutorService pool;
@@ -75,8 +80,14 @@ public class PerUploadOverhead {
     @Setup(Level.Trial)
     public void setUp() {
         pool = executor.equals("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
-        uploader = ConcurrentAttachmentUploader.create(STORAGE, UploaderConfig.builder()
-                .name("jmh").executor(pool)
+        UploaderConfig.Builder config = UploaderConfig.builder();
+        if (executor.equals("own")) {
+            config.executorType(ExecutorType.PLATFORM);
+        } else {
+            config.executor(pool);
+        }
+        uploader = ConcurrentAttachmentUploader.create(STORAGE, config
+                .name("jmh")
                 .maxConcurrentUploads(64).maxConcurrentUploadsPerBatch(64)
                 .maxAttachmentsPerBatch(100_000).maxQueuedUploads(100_000)
                 .failurePolicy(FailurePolicy.COLLECT)
