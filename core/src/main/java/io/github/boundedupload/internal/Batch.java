@@ -27,11 +27,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * One batch: its {@link Upload}s, a window that offers at most {@code maxConcurrentUploadsPerBatch} of them at a time
  * to the {@link Dispatcher}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
- * batch and rolls it back ({@link Policy}). Changes when what happens to a batch as a whole changes.
+ * batch and rolls it back ({@link Policy}); in a batch that keeps what it stored, an upload of unknown outcome is
+ * deleted as a rollback deletes, unless the application keeps unknown outcomes. Changes when what happens to a batch as
+ * a whole changes.
  *
- * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each rollback
- * delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being retried,
- * calls given up on that have not returned). Its keys stay its own until then. Work over every upload (skipping those a
+ * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each delete
+ * it waits for has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
+ * retried, calls given up on that have not returned): its results are final then, and reported again
+ * ({@code BatchResult.settled()}). A result reported at the finish never says what is about to change: an object still being
+ * deleted is DELETING, not STORED. Its keys stay its own until it is settled. Work over every upload (skipping those a
  * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
  * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
  */
@@ -46,6 +50,12 @@ final class Batch {
     final Executor runOn;
     private final @Nullable CallerRuns caller;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
+    /** Completes once the batch is settled, with its final results: {@code BatchResult.settled()}. */
+    private final CompletableFuture<BatchResult> settledResult = new CompletableFuture<>();
+    /** Completes once the finished batch has been reported, so that its settled result is reported after it. */
+    private final CompletableFuture<Void> reported = new CompletableFuture<>();
+    /** The result reported at the finish; set before {@link #reported} completes. */
+    private volatile @Nullable BatchResult finishedResult;
     /** The uploader's listeners, and the batch's own after them. */
     final UploadListener listener;
     /** The batch in the journal, if the uploader has one. */
@@ -73,8 +83,15 @@ final class Batch {
     int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
     int background;
-    /** Whether a rollback delete was given up: the journal must then remove the batch's keys itself. */
-    boolean deletesAbandoned;
+    /**
+     * Whether a key may still hold something nothing here removes (a delete given up, an unknown outcome kept): the
+     * journal must then remove the batch's keys itself.
+     */
+    boolean leftBehind;
+    /** Whether the results are final (settled, or given up at close): nothing changes them any more. */
+    private boolean resultsFinal;
+    /** Whether the batch was settled in the step that finished it: its first result is its settled one. */
+    private boolean settledAtFinish;
     private boolean stopped;
     private boolean rollback;
     private boolean settled;
@@ -243,25 +260,49 @@ final class Batch {
             CancellationException reason = new CancellationException("cancelled because #" + upload.index + " "
                     + SafeText.quote(upload.attachment.fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
+        } else if (unknownOutcome(result)) {
+            // Kept batch, unknown outcome: FAILED must mean nothing stored, so its key goes as a rollback's would.
+            if (engine.config.keepUnknownOutcomes()) {
+                upload.result = result.possiblyStored(result.failure().orElseThrow());
+                leftBehind = true;
+            } else {
+                upload.rollingBack = true;
+                engine.rollbacks.start(upload, null, true, effects);
+            }
         }
         fill();
         checkDone(effects);
     }
 
-    /** A rollback delete was confirmed: the result says so, if the batch has not reported yet. */
+    /**
+     * Whether the upload failed and the storage may hold something under its key anyway. A call that got stuck is not
+     * one: it has not returned, and what it stores when it does is deleted then.
+     */
+    private static boolean unknownOutcome(UploadResult result) {
+        Throwable failure = result.failure().orElse(null);
+        return !result.isStored() && result.status() != Status.POSSIBLY_STORED
+                && !(failure instanceof UploadStuckException) && Upload.mayBeStored(failure);
+    }
+
+    /** A delete was confirmed: the result says so, until the results are final. */
     void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
-        UploadResult result = upload.result;
-        if (!finished && result != null) {
+        UploadResult result = current(upload);
+        if (!resultsFinal && result != null) {
             Attempt.Cancel cancel = upload.cancel;
-            if (result.isStored()) {
-                upload.result = result.deleted();
-                stored--;
-            } else if (result.status() == Status.FAILED && cancel != null
-                    && !(result.failure().orElse(null) instanceof UploadStuckException)) {
-                // Stopped by the cancel, and what it may have left is gone now: as the cancel says. (A call that is
-                // stuck stays failed: it may still store, and the user should hear that it got stuck.)
-                upload.result = UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
-                        cancel.reason());
+            Throwable failure = result.failure().orElse(null);
+            if (result.storedObject().isPresent()
+                    && (result.status() == Status.STORED || result.status() == Status.DELETING)) {
+                if (result.isStored()) {
+                    stored--;
+                }
+                change(upload, result.deleted());
+            } else if ((result.status() == Status.FAILED || result.status() == Status.DELETING) && failure != null) {
+                // What it may have left is gone now. Stopped by a cancel: as the cancel says. (A call that got stuck
+                // stays failed: the user should hear that it got stuck.)
+                change(upload, cancel != null && !(failure instanceof UploadStuckException)
+                        ? UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
+                                cancel.reason())
+                        : UploadResult.notStored(upload.index, upload.attachment, upload.key, Status.FAILED, failure));
             }
         }
         if (deleted != null) {
@@ -270,15 +311,74 @@ final class Batch {
         }
     }
 
-    /** The first try of a rollback delete failed: the batch's result says why the object is still there. */
-    void notDeleted(Upload upload, Throwable failure) {
-        UploadResult result = upload.result;
-        if (!finished && result != null) {
+    /**
+     * A try of a delete failed and another follows: the result says the object is being deleted (never that it is
+     * stored), and, at the first try, why it is not deleted yet.
+     */
+    void stillDeleting(Upload upload, Throwable failure, boolean firstTry) {
+        UploadResult result = current(upload);
+        if (resultsFinal || result == null) {
+            return;
+        }
+        if (firstTry) {
             result.failure().ifPresent(f -> {
                 if (f != failure) {
                     f.addSuppressed(failure);
                 }
             });
+        }
+        if (result.status() == Status.STORED || result.status() == Status.FAILED) {
+            if (result.isStored()) {
+                stored--;
+            }
+            change(upload, result.deleting(failure));
+        }
+    }
+
+    /** A delete was given up: the result says the key may still hold what the upload stored. */
+    void deleteGivenUp(Upload upload, Throwable failure) {
+        leftBehind = true;
+        UploadResult result = current(upload);
+        if (resultsFinal || result == null || result.status() == Status.DELETED
+                || result.status() == Status.POSSIBLY_STORED) {
+            return;
+        }
+        if (result.isStored()) {
+            stored--;
+        }
+        change(upload, result.possiblyStored(failure));
+    }
+
+    /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
+    private static @Nullable UploadResult current(Upload upload) {
+        return upload.later != null ? upload.later : upload.result;
+    }
+
+    /** Changes an upload's result: the reported one until the batch finishes, the settled one afterwards. */
+    private void change(Upload upload, UploadResult result) {
+        if (finished) {
+            upload.later = result;
+        } else {
+            upload.result = result;
+        }
+    }
+
+    /**
+     * Under the lock, at the end of {@code close()}: a call of this batch that got stuck will not be waited for any
+     * more. Its attachment may be stored when it returns: POSSIBLY_STORED; and the batch settles for its caller now.
+     */
+    void abandonedAtClose(Call call, Effects effects) {
+        leftBehind = true;
+        if (call instanceof Upload) {
+            Upload upload = (Upload) call;
+            UploadResult result = current(upload);
+            if (!resultsFinal && result != null
+                    && (result.status() == Status.FAILED || result.status() == Status.DELETING)) {
+                change(upload, result.possiblyStored(result.failure().orElseThrow()));
+            }
+        }
+        if (finished) {
+            settle(effects);
         }
     }
 
@@ -288,6 +388,7 @@ final class Batch {
             return;
         }
         finished = true;
+        settledAtFinish = background == 0;
         engine.running.remove(this);
         engine.dispatcher.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
@@ -304,14 +405,44 @@ final class Batch {
             return;
         }
         settled = true;
+        settle(effects);
         JournalRecord record = journal;
         if (record != null && !keeps) {
-            boolean confirmed = !deletesAbandoned;
+            boolean confirmed = !leftBehind;
             effects.add(() -> record.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
         inSlices(0, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
         engine.dispatcher.signalAll();
+    }
+
+    /**
+     * Under the lock: the results are final from now on; the settled result is reported after the finished one (at
+     * once, by {@link #complete}, when the batch settled as it finished).
+     */
+    private void settle(Effects effects) {
+        if (resultsFinal) {
+            return;
+        }
+        resultsFinal = true;
+        if (!settledAtFinish) {
+            effects.add(() -> reported.thenRun(() -> InContext.run(context, this::reportSettled)));
+        }
+    }
+
+    /** Outside the lock, once settled: the final results (the finished ones, when nothing changed). */
+    private void reportSettled() {
+        BatchResult first = Objects.requireNonNull(finishedResult, "reported before settled");
+        List<UploadResult> results = new ArrayList<>(uploads.length);
+        boolean changed = false;
+        for (Upload upload : uploads) {
+            UploadResult result = Objects.requireNonNull(current(upload), "a settled batch has every result");
+            changed |= result != first.results().get(upload.index);
+            results.add(result);
+        }
+        BatchResult settled = changed ? new BatchResult(results) : first;
+        listener.batchSettled(event, settled);
+        settledResult.complete(settled);
     }
 
     /**
@@ -338,7 +469,9 @@ final class Batch {
                 keys.add(upload.key);
             }
         }
-        BatchResult result = new BatchResult(results);
+        BatchResult result = settledAtFinish ? new BatchResult(results)
+                : new BatchResult(results, settledResult.minimalCompletionStage());
+        finishedResult = result;
         kept = keys == null ? null : List.copyOf(keys);
         UploadException notKept = null;
         if (!keepOnCaller) {
@@ -349,6 +482,10 @@ final class Batch {
             }
         }
         listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+        if (settledAtFinish) {
+            listener.batchSettled(event, result);
+            settledResult.complete(result);
+        }
         if (notKept != null) {
             done.completeExceptionally(notKept);
         } else if (fails) {
@@ -361,6 +498,7 @@ final class Batch {
         if (caller != null) {
             caller.wakeUp();
         }
+        reported.complete(null);
     }
 
     /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */

@@ -13,8 +13,8 @@ import java.util.function.BooleanSupplier;
  * then cancels the batches still running (rolling them back under all-or-nothing) and gives them two stop timeouts to
  * finish: one for cancelled calls to stop (or be given up on), one for the first try of their deletes. Whatever is left
  * after that (deletes waiting for another try, calls that do not return) is given up and reported, every batch is
- * complete, and the threads are stopped. Returns within the grace period plus two stop timeouts (plus the time
- * listeners and the storage take to return from calls that do not block). Changes when the way an uploader closes
+ * complete and settled, and the threads are stopped. Returns within the grace period plus two stop timeouts (plus the
+ * time listeners and the storage take to return from calls that do not block). Changes when the way an uploader closes
  * changes.
  */
 final class Shutdown {
@@ -88,6 +88,19 @@ final class Shutdown {
             Engine.LOG.error("uploader '{}' closed while batches had not completed: {}; please report this",
                     engine.name, left);
         }
+        abandonStuck();
+    }
+
+    /**
+     * Calls given up on that have not returned are not waited for any more: their attachments may be stored
+     * (POSSIBLY_STORED), and their batches settle now.
+     */
+    private void abandonStuck() {
+        engine.dispatcher.run(effects -> {
+            for (Call call : engine.abandoned) {
+                call.batch.abandonedAtClose(call, effects);
+            }
+        });
     }
 
     private void stopThreads(long end) {
