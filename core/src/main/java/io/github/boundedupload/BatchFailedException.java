@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * again. The message names every failed attachment and why; the first failure is the cause, the others are
  * suppressed exceptions.
  *
- * <p>No attachment of a failed batch is kept: nothing of it is stored once its background work has completed
- * ({@link #settled()}), and what was given up is reported. An object whose delete failed at the first try is
+ * <p>STORED means stored and kept; every other status means nothing of it is stored once its background work has
+ * completed ({@link #settled()}), and what was given up is reported; and no attachment of a failed batch is STORED.
+ * An object whose delete failed at the first try is
  * {@link UploadResult.Status#DELETING}, never {@code STORED}: {@link #notDeleted()} lists it, the message says so, and
  * the uploader keeps trying to delete it in the background until {@link UploaderConfig#rollbackDeadline()}; what it
  * gives up on ends {@link UploadResult.Status#POSSIBLY_STORED}, logged as an error and reported to the listeners.

@@ -16,7 +16,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UploadResult {
 
-    /** How an attachment ended. */
+    /**
+     * How an attachment ended. {@link #STORED} means stored and kept; every other status means nothing of it is stored
+     * once its background work has completed ({@link BatchResult#settled()}), and what was given up is reported
+     * ({@link #POSSIBLY_STORED}).
+     */
     public enum Status {
         /** The storage holds the object, and the batch keeps it: {@link #storedObject()} describes it. */
         STORED,
