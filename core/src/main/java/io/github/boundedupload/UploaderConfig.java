@@ -704,7 +704,7 @@ public final class UploaderConfig {
 
         /**
          * Sets {@link UploaderConfig#concurrencyLimit()}, such as
-         * {@code io.github.boundedupload.limits.AdaptiveConcurrency.vegas(8, 64)}.
+         * {@code io.github.boundedupload.limits.AdaptiveConcurrency.create(8, 64)}.
          *
          * @param limit the adaptive limit, or {@code null} for the fixed {@code maxConcurrentUploads}
          * @return this builder

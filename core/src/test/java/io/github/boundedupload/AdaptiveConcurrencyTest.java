@@ -9,11 +9,15 @@ import io.github.boundedupload.limits.AdaptiveConcurrency;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * An adaptive concurrency limit (Netflix concurrency-limits' Vegas) follows how the storage answers: it grows while
- * the answers come as fast as before, shrinks when the storage says it is overloaded, and never goes above
- * {@code maxConcurrentUploads}. (How close it comes to the best fixed limit is measured by the benchmark.)
+ * The default adaptive concurrency limit ({@link AdaptiveConcurrency#create(int, int)}, on Netflix concurrency-limits)
+ * follows how the storage answers, through a real uploader: it grows while the answers come as fast as before, shrinks
+ * when the storage says it is overloaded, and never goes above {@code maxConcurrentUploads}. (Where it settles is in
+ * {@code limits.AdaptiveConcurrencyDefaultTest}; how close it comes to the best fixed limit is measured by the
+ * benchmark.)
  */
 class AdaptiveConcurrencyTest {
 
@@ -40,7 +44,7 @@ class AdaptiveConcurrencyTest {
     @Test
     void theLimitGrowsWhileTheStorageAnswersAsFastAsBefore() {
         storage.behaviour = request -> Thread.sleep(2); // the same latency whatever the load
-        try (ConcurrentAttachmentUploader uploader = uploader(32, AdaptiveConcurrency.vegas(2, 32))) {
+        try (ConcurrentAttachmentUploader uploader = uploader(32, AdaptiveConcurrency.create(2, 32))) {
             assertThat(uploader.stats().concurrencyLimit()).isEqualTo(2);
 
             await().atMost(Duration.ofMinutes(1)).until(() -> {
@@ -50,15 +54,17 @@ class AdaptiveConcurrencyTest {
         }
     }
 
-    @Test
-    void aLimitUnderTenGrowsAtTheLatencyOfRealUploads() {
+    @SuppressWarnings("deprecation") // Vegas as before, which the regression was found with, is kept
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aLimitUnderTenGrowsAtTheLatencyOfRealUploads(boolean theDefault) {
         // What broke (found by scenario F of the benchmarks): 4 uploads of 50 ms give 8 samples in a window of two
         // round trips, fewer than the 10 a window needs to count, so every window was dropped and the limit stayed
         // at 4 whatever the storage did. The samples carry their own clock: 5 s of uploads, 4 at a time.
-        AdaptiveConcurrency limit = AdaptiveConcurrency.vegas(4, 64);
+        AdaptiveConcurrency limit = theDefault ? AdaptiveConcurrency.create(4, 64) : AdaptiveConcurrency.vegas(4, 64);
         long rtt = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
         long now = 0;
-        for (int round = 0; round < 100 && limit.limit() == 4; round++) {
+        for (int round = 0; round < 100 && limit.limit() <= 4; round++) {
             for (int i = 0; i < 4; i++) {
                 limit.onSample(now, rtt + i * 1_000L, 4, false);
             }
@@ -80,7 +86,7 @@ class AdaptiveConcurrencyTest {
                 inFlight.decrementAndGet();
             }
         };
-        try (ConcurrentAttachmentUploader uploader = uploader(32, AdaptiveConcurrency.vegas(32, 32))) {
+        try (ConcurrentAttachmentUploader uploader = uploader(32, AdaptiveConcurrency.create(32, 32))) {
             await().atMost(Duration.ofMinutes(1)).until(() -> {
                 uploader.uploadAll(Batches.of("s", 200));
                 return uploader.stats().concurrencyLimit() <= 8;
@@ -91,7 +97,7 @@ class AdaptiveConcurrencyTest {
     @Test
     void theLimitNeverExceedsTheConfiguredMaximum() {
         storage.behaviour = request -> Thread.sleep(1);
-        try (ConcurrentAttachmentUploader uploader = uploader(6, AdaptiveConcurrency.vegas(6, 64))) {
+        try (ConcurrentAttachmentUploader uploader = uploader(6, AdaptiveConcurrency.create(6, 64))) {
             for (int i = 0; i < 20; i++) {
                 uploader.uploadAll(Batches.of("m" + i, 100));
                 assertThat(uploader.stats().concurrencyLimit()).isBetween(1, 6);

@@ -5,6 +5,7 @@ import io.github.boundedupload.jdbc.internal.BatchRecords;
 import io.github.boundedupload.jdbc.internal.Compensations;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.NamedConnection;
+import io.github.boundedupload.jdbc.internal.Schema;
 import io.github.boundedupload.jdbc.internal.Store;
 import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.spi.AsyncFileUploader;
@@ -12,6 +13,7 @@ import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,9 +43,11 @@ import javax.sql.DataSource;
  * }
  * }</pre>
  *
- * <p>Recovery after a crash starts when the batch's lease ends: the uploader's batch timeout plus two stop timeouts,
- * plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one {@link Builder#pollingInterval}.
- * Close the uploader before the journal.
+ * <p>Recovery of a batch whose process died starts when its lease ends: the uploader's batch timeout plus two stop
+ * timeouts, plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one
+ * {@link Builder#pollingInterval}. A compensation or a deferred upload cut by its instance's death does not wait for
+ * any lease: another instance takes it over once db-scheduler finds the run dead (6 missed heartbeats, about a minute
+ * with the defaults), releasing what it held. Close the uploader before the journal.
  *
  * <p>This class is the journal's face: its settings, its status and its lifetime, and what changes with them. The work
  * is done in rooms of its own, each below the one that uses it: the batches' rows, the scheduler that hosts the tasks,
@@ -67,6 +71,16 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     public static final int DEFAULT_FAILING_AFTER = 5;
     /** Threads that run compensations on this instance. */
     public static final int DEFAULT_THREADS = 2;
+    /**
+     * The Liquibase changelog of the journal's tables, for every database it supports, on the class path; include it
+     * in the application's changelog ({@code <include file="io/github/boundedupload/jdbc/liquibase/..."/>}).
+     */
+    public static final String LIQUIBASE_CHANGELOG = "io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml";
+    /**
+     * The Flyway history table of the journal's migrations: apart from the application's own, so that the journal's
+     * versions never mix with the application's.
+     */
+    public static final String FLYWAY_HISTORY_TABLE = "bounded_upload_schema_history";
 
     private final TaskHost host;
     private final Compensations compensations;
@@ -84,7 +98,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                 b.heartbeatInterval, DEFAULT_DELETE_TIMEOUT.plusSeconds(10), b.createTables), JdbcUploadJournal.class);
         this.compensations = new Compensations(host, b.remover, owner, b.firstRetryPause, b.maxRetryPause,
                 failingAfter);
-        this.deferredRuns = new DeferredRuns(host, b.firstRetryPause, b.maxRetryPause);
+        this.deferredRuns = new DeferredRuns(host, compensations, b.firstRetryPause, b.maxRetryPause);
         this.records = new BatchRecords(host, compensations, transactions, owner, b.keepMargin);
         host.start(compensations, deferredRuns, () -> {
             deferredRuns.forgetFinished();
@@ -128,6 +142,30 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static <T> T inTransaction(Connection connection, Supplier<T> work) {
         return NamedConnection.with(Objects.requireNonNull(connection, "connection"), work);
+    }
+
+    /**
+     * The Flyway location of the journal's migrations for the database behind {@code dataSource}, such as
+     * {@code classpath:io/github/boundedupload/jdbc/flyway/postgresql}; apply them with a history table of their own
+     * ({@link #FLYWAY_HISTORY_TABLE}).
+     *
+     * <pre>{@code
+     * Flyway.configure().dataSource(dataSource).locations(JdbcUploadJournal.flywayLocation(dataSource))
+     *         .table(JdbcUploadJournal.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0")
+     *         .load().migrate();
+     * }</pre>
+     *
+     * @param dataSource the application's database
+     * @return the location
+     * @throws UploadException when the database cannot be reached, or is none the journal has migrations for
+     */
+    public static String flywayLocation(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return "classpath:io/github/boundedupload/jdbc/" + Schema.detect(c).migrations();
+        } catch (SQLException e) {
+            throw new UploadException("the upload journal could not tell which database it is on: " + e.getMessage(),
+                    e);
+        }
     }
 
     // ---- the uploader's side --------------------------------------------------------------------------------
@@ -265,9 +303,12 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         }
 
         /**
-         * Whether to create the journal's tables when they do not exist (PostgreSQL, MySQL, H2); off by default: the
-         * scripts {@code schema-postgresql.sql}, {@code schema-mysql.sql} and {@code schema-h2.sql} beside this class
-         * belong in the application's migrations.
+         * Whether to create the journal's tables when they do not exist (PostgreSQL, MySQL or MariaDB, H2), under a
+         * lock of the database, so that instances starting at once all start; off by default. The schema is also a
+         * Flyway migration ({@code classpath:io/github/boundedupload/jdbc/flyway/postgresql}, {@code .../mysql},
+         * {@code .../h2}) and a Liquibase changelog
+         * ({@code classpath:io/github/boundedupload/jdbc/liquibase/bounded-upload-journal.xml}), for applications
+         * whose migrations own their schema ({@code docs/journal.md}).
          *
          * @param create whether to create them
          * @return this builder

@@ -218,9 +218,11 @@ class JdbcUploadJournalTest {
 
     @Test
     void everySchemaScriptHasTheJournalsTables() throws SQLException {
-        for (String script : List.of("schema-postgresql.sql", "schema-mysql.sql", "schema-h2.sql")) {
-            assertThat(JdbcUploadJournal.class.getResource(script)).as(script).isNotNull();
+        for (String database : List.of("postgresql", "mysql", "h2")) {
+            String migration = "flyway/" + database + "/V1__bounded_upload_journal.sql";
+            assertThat(JdbcUploadJournal.class.getResource(migration)).as(migration).isNotNull();
         }
+        assertThat(JdbcUploadJournal.class.getResource("liquibase/bounded-upload-journal.xml")).isNotNull();
         journal("one");
         journal("two"); // creating again finds the tables there
         try (Connection c = database.getConnection();
@@ -232,6 +234,17 @@ class JdbcUploadJournalTest {
             assertThat(names).containsExactlyInAnyOrder("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_KEY",
                     "BOUNDED_UPLOAD_TASK", "BOUNDED_UPLOAD_DEFERRED");
         }
+    }
+
+    @Test
+    void tablesThatCannotBeCreatedAreReportedWithTheDatabasesReasonNotAsAnUnreachableDatabase() throws SQLException {
+        try (Connection c = database.getConnection(); var s = c.createStatement()) {
+            s.execute("CREATE TABLE bounded_upload_key (something_else INT)"); // not the journal's: its index fails
+        }
+        assertThatThrownBy(() -> journal("one")).isInstanceOf(UploadException.class)
+                .hasMessageStartingWith("the upload journal could not create its tables on H2: ")
+                .hasMessageContaining("BATCH_ID")
+                .hasMessageNotContaining("could not reach");
     }
 
     private static UploadRequest request(String key) {

@@ -1,8 +1,8 @@
 package io.github.boundedupload.autoconfigure;
 
 /**
- * Settings of the adaptive limit on uploads in flight ({@link io.github.boundedupload.limits.AdaptiveConcurrency},
- * Netflix concurrency-limits' Vegas).
+ * Settings of the adaptive limit on uploads in flight: the default of
+ * {@link io.github.boundedupload.limits.AdaptiveConcurrency#create(int, int)}, on Netflix concurrency-limits.
  */
 public class AdaptiveConcurrencyProperties {
 

@@ -6,12 +6,14 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
  * What a native image of an application needs from bounded-upload beyond what Spring finds itself: the upload
- * journal's schema scripts, which it reads as resources when it creates its tables.
+ * journal's migrations, which it reads as resources when it creates its tables (and Flyway or Liquibase read when
+ * they apply them).
  */
 class BoundedUploadRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
     public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
-        hints.resources().registerPattern("io/github/boundedupload/jdbc/schema-*.sql");
+        hints.resources().registerPattern("io/github/boundedupload/jdbc/flyway/*/*.sql");
+        hints.resources().registerPattern("io/github/boundedupload/jdbc/liquibase/*.xml");
     }
 }

@@ -14,10 +14,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,12 +40,19 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 class JournalConfiguration {
 
     static final String JOURNAL_BEAN_NAME = "boundedUploadJournal";
+    private static final Log LOG = LogFactory.getLog(JournalConfiguration.class);
 
-    /** Closed after the uploader (which uses it through its configuration), before the storage and the data source. */
+    /**
+     * Closed after the uploader (which uses it through its configuration), before the storage and the data source.
+     * Created after the application's own database initialization (its Flyway or Liquibase migrations, which may
+     * include the journal's), and with the journal's migrations applied by the application's tool when it has one.
+     */
     @Bean(name = JOURNAL_BEAN_NAME, destroyMethod = "close")
     @ConditionalOnMissingBean(UploadJournal.class)
+    @DependsOnDatabaseInitialization
     JdbcUploadJournal boundedUploadJournal(BoundedUploadProperties properties, ObjectProvider<DataSource> dataSource,
-            ObjectProvider<FileUploader> fileUploader, ObjectProvider<AsyncFileUploader> asyncFileUploader) {
+            ObjectProvider<FileUploader> fileUploader, ObjectProvider<AsyncFileUploader> asyncFileUploader,
+            ObjectProvider<JournalSchema> migrations) {
         DataSource database = dataSource.getIfUnique();
         if (database == null) {
             throw new UploaderSetupException("bounded-upload.journal.enabled is true, but the application has no"
@@ -60,8 +71,12 @@ class JournalConfiguration {
             throw new UploaderSetupException("The upload journal needs the uploader's single storage, and found"
                     + " none.", "Define a single FileUploader or AsyncFileUploader bean, or mark one @Primary.");
         }
+        JournalSchema schema = settings.isCreateTables() ? migrations.getIfAvailable() : null;
+        if (schema != null) {
+            LOG.info("bounded-upload: the upload journal's tables are made by " + schema.apply(database));
+        }
         builder.callerTransaction(new SpringCallerTransaction(database))
-                .createTables(settings.isCreateTables())
+                .createTables(settings.isCreateTables() && schema == null)
                 .keepMargin(settings.getKeepMargin())
                 .pollingInterval(settings.getPollingInterval())
                 .failingAfter(settings.getFailingAfter())
@@ -135,6 +150,37 @@ class JournalConfiguration {
             }
             details.put("journal", journalDetails);
         };
+    }
+
+    /**
+     * With Flyway in the application, Flyway applies the journal's migrations (a history table of their own) and the
+     * journal creates no table itself.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.flywaydb.core.Flyway")
+    static class FlywaySchema {
+
+        @Bean
+        @ConditionalOnMissingBean
+        JournalSchema boundedUploadJournalSchema() {
+            return JournalMigrations.flyway();
+        }
+    }
+
+    /**
+     * With Liquibase (and not Flyway) in the application, Liquibase applies the journal's changelog and the journal
+     * creates no table itself.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.flywaydb.core.Flyway")
+    @ConditionalOnClass(name = "liquibase.integration.spring.SpringLiquibase")
+    static class LiquibaseSchema {
+
+        @Bean
+        @ConditionalOnMissingBean
+        JournalSchema boundedUploadJournalSchema() {
+            return JournalMigrations.liquibase();
+        }
     }
 
     /** The journal's meters, bound by Spring Boot's metrics support like every {@code MeterBinder} bean. */

@@ -18,9 +18,11 @@ public class JournalProperties {
     private boolean enabled;
 
     /**
-     * Whether to create the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task,
-     * bounded_upload_deferred) when they do not exist, on PostgreSQL, MySQL or H2. Turn it off when migrations create them (the scripts are in
-     * bounded-upload-jdbc, beside JdbcUploadJournal).
+     * Whether to make the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task,
+     * bounded_upload_deferred) exist at start-up: with Flyway in the application, Flyway applies the journal's
+     * migrations (history table bounded_upload_schema_history); with Liquibase, Liquibase applies its changelog;
+     * otherwise the journal creates what is missing itself (PostgreSQL, MySQL/MariaDB or H2). Turn it off when the
+     * application's own migrations include the journal's.
      */
     private boolean createTables = true;
 

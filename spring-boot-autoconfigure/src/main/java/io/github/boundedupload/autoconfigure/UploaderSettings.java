@@ -20,7 +20,7 @@ final class UploaderSettings {
         if (adaptive.isEnabled() && adaptiveConcurrencyAvailable()) {
             int max = properties.getMaxConcurrentUploads();
             if (max >= 1 && adaptive.getInitialLimit() >= 1) { // else the validator names the property
-                builder.concurrencyLimit(AdaptiveConcurrency.vegas(Math.min(adaptive.getInitialLimit(), max), max));
+                builder.concurrencyLimit(AdaptiveConcurrency.create(Math.min(adaptive.getInitialLimit(), max), max));
             }
         }
         return builder.name(properties.getName())

@@ -39,11 +39,11 @@ class AotProcessingTests {
     }
 
     @Test
-    void theJournalConfigurationIsProcessedAheadOfTimeWithItsSchemaScripts() {
+    void theJournalConfigurationIsProcessedAheadOfTimeWithItsMigrations() {
         DefaultGenerationContext generated = assertProcessed(TestSupport.runner(root)
                 .withUserConfiguration(JournalAutoConfigurationTests.Database.class)
                 .withPropertyValues("bounded-upload.journal.enabled=true"), List.of("boundedUploadJournal"));
-        assertThat(RuntimeHintsPredicates.resource().forResource("io/github/boundedupload/jdbc/schema-h2.sql"))
+        assertThat(RuntimeHintsPredicates.resource().forResource("io/github/boundedupload/jdbc/flyway/h2/V1__bounded_upload_journal.sql"))
                 .accepts(generated.getRuntimeHints());
     }
 

@@ -25,6 +25,7 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -144,15 +145,96 @@ class JournalAutoConfigurationTests {
     }
 
     @Test
-    void aNativeImageGetsTheSchemaScriptsTheJournalReads() {
+    void aNativeImageGetsTheMigrationsTheJournalReads() {
         org.springframework.aot.hint.RuntimeHints hints = new org.springframework.aot.hint.RuntimeHints();
         new BoundedUploadRuntimeHints().registerHints(hints, getClass().getClassLoader());
-        for (String script : List.of("schema-postgresql.sql", "schema-mysql.sql", "schema-h2.sql")) {
+        for (String script : List.of("flyway/postgresql/V1__bounded_upload_journal.sql",
+                "flyway/mysql/V1__bounded_upload_journal.sql", "flyway/h2/V1__bounded_upload_journal.sql",
+                "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
             assertThat(org.springframework.aot.hint.predicate.RuntimeHintsPredicates.resource().forResource(resource)
                     .test(hints)).as(resource).isTrue();
         }
+    }
+
+    @Test
+    void withFlywayInTheApplicationFlywayAppliesTheJournalsMigrationsInAHistoryOfTheirOwn() {
+        runner().run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
+            DataSource database = context.getBean(DataSource.class);
+            assertThat(rows(database, "SELECT \"version\" || ':' || \"success\" FROM \"bounded_upload_schema_history\""
+                    + " WHERE \"version\" = '1'")).containsExactly("1:TRUE");
+            assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_DEFERRED")
+                    .doesNotContain("DATABASECHANGELOG");
+        });
+    }
+
+    @Test
+    void withLiquibaseAndNoFlywayLiquibaseAppliesTheJournalsChangelog() {
+        runner().withClassLoader(new FilteredClassLoader("org.flywaydb")).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
+            DataSource database = context.getBean(DataSource.class);
+            assertThat(rows(database, "SELECT ID FROM DATABASECHANGELOG"))
+                    .containsExactly("bounded-upload-journal-1-h2");
+            assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH").doesNotContain(
+                    "BOUNDED_UPLOAD_SCHEMA_HISTORY");
+        });
+    }
+
+    @Test
+    void withoutAMigrationToolTheJournalCreatesItsTables() {
+        runner().withClassLoader(new FilteredClassLoader("org.flywaydb", "liquibase")).run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(JournalSchema.class);
+            assertThat(tables(context.getBean(DataSource.class))).contains("BOUNDED_UPLOAD_BATCH",
+                    "BOUNDED_UPLOAD_TASK").doesNotContain("BOUNDED_UPLOAD_SCHEMA_HISTORY", "DATABASECHANGELOG");
+        });
+    }
+
+    @Test
+    void withCreateTablesOffNothingIsMigratedForTheJournal() {
+        TestSupport.runner(root).withUserConfiguration(MigratedDatabase.class)
+                .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.journal.create-tables=false")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
+                    assertThat(tables(context.getBean(DataSource.class)))
+                            .doesNotContain("BOUNDED_UPLOAD_SCHEMA_HISTORY", "DATABASECHANGELOG");
+                });
+    }
+
+    /** A database whose own migrations included the journal's before the application started. */
+    @Configuration(proxyBeanMethods = false)
+    static class MigratedDatabase {
+
+        @Bean
+        DataSource dataSource() throws Exception {
+            DataSource dataSource = new Database().dataSource();
+            try (var c = dataSource.getConnection(); var s = c.createStatement();
+                    var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/V1__bounded_upload_journal.sql")) {
+                s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));
+            }
+            return dataSource;
+        }
+
+        @Bean
+        PlatformTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+    }
+
+    /** Upper case: Flyway quotes its history table's name in lower case, the scripts leave H2 to upper-case theirs. */
+    private static List<String> tables(DataSource database) throws java.sql.SQLException {
+        return rows(database, "SELECT UPPER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'");
+    }
+
+    private static List<String> rows(DataSource database, String query) throws java.sql.SQLException {
+        List<String> rows = new java.util.ArrayList<>();
+        try (var c = database.getConnection(); var s = c.createStatement(); var r = s.executeQuery(query)) {
+            while (r.next()) {
+                rows.add(r.getString(1));
+            }
+        }
+        return rows;
     }
 
     @Test

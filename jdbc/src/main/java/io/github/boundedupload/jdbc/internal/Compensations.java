@@ -161,6 +161,11 @@ public final class Compensations implements TaskHost.Task {
         LOG.info("upload journal: removed the {} keys of batch {}", keys.size(), id);
     }
 
+    /** A compensation holds nothing while it runs: run again, it deletes the keys that are left. */
+    @Override
+    public void ownerDied(String id, String deadInstance) {
+    }
+
     @Override
     public Duration failed(String id, int tries, String why) {
         host.recordFailedTry("batch " + id, c -> Store.failed(c, id, tries, why));

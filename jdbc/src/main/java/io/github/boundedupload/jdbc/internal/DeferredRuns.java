@@ -5,13 +5,15 @@ import static io.github.boundedupload.jdbc.internal.TaskHost.LOG;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.support.Backoff;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The deferred-upload task: which uploader runs a staged batch on this instance (each registers its {@link Runner} by
- * name), the backoff of a batch that was not stored, and forgetting outcomes kept long enough. Changes when the
+ * name), the backoff of a batch that was not stored, what an upload cut by its instance's death left, and forgetting
+ * outcomes kept long enough. Changes when the
  * scheduling of deferred uploads changes, not when what an upload does changes.
  */
 public final class DeferredRuns implements TaskHost.Task {
@@ -31,12 +33,14 @@ public final class DeferredRuns implements TaskHost.Task {
     public static final Duration KEEP_FINISHED = Duration.ofDays(7);
 
     private final TaskHost host;
+    private final Compensations compensations;
     private final Backoff backoff;
     private final Map<String, Runner> byUploader = new ConcurrentHashMap<>();
     private final AtomicLong retried = new AtomicLong();
 
-    public DeferredRuns(TaskHost host, Duration firstRetryPause, Duration maxRetryPause) {
+    public DeferredRuns(TaskHost host, Compensations compensations, Duration firstRetryPause, Duration maxRetryPause) {
         this.host = host;
+        this.compensations = compensations;
         this.backoff = new Backoff(firstRetryPause, maxRetryPause);
     }
 
@@ -79,6 +83,23 @@ public final class DeferredRuns implements TaskHost.Task {
         LOG.warn("upload journal: deferred batch {} was not uploaded (try {}); trying again in {}: {}", batchId, tries,
                 pause, why);
         return pause;
+    }
+
+    /**
+     * The instance that uploaded this batch died: the journal batch its upload had begun (which holds the keys until
+     * its lease ends, 31 minutes with the defaults) is removed now, so that the upload, run again at once, finds its
+     * keys free within seconds instead of waiting out a lease that nobody will settle. Only that instance's open
+     * batches of this batch's pending keys are claimed: nothing a live instance runs.
+     */
+    @Override
+    public void ownerDied(String batchId, String deadInstance) {
+        List<String> left = host.inOwnTransaction("find what deferred batch " + batchId + " left",
+                c -> Store.openBatchesHolding(c, deadInstance, DeferredStore.pendingKeys(c, batchId)));
+        for (String id : left) {
+            LOG.info("upload journal: instance {} died while it uploaded deferred batch {}; removing what its upload"
+                    + " left (batch {}) before the upload runs again", deadInstance, batchId, id);
+            compensations.claim(id);
+        }
     }
 
     /** Forgets the outcomes of deferred attachments that ended more than {@link #KEEP_FINISHED} ago. */

@@ -106,6 +106,22 @@ public final class DeferredStore {
         }
     }
 
+    /** The keys of a batch's pending attachments. */
+    public static List<String> pendingKeys(Connection c, String batchId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT object_key FROM bounded_upload_deferred WHERE batch_id = ?"
+                + " AND state = ?")) {
+            s.setString(1, batchId);
+            s.setString(2, PENDING);
+            List<String> keys = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    keys.add(r.getString(1));
+                }
+            }
+            return keys;
+        }
+    }
+
     /** Ends a pending attachment (its content dropped): 1 when this call did. */
     public static int finish(Connection c, String batchId, int index, String state, @Nullable String failure,
             long now) throws SQLException {

@@ -13,18 +13,33 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The journal's tables: which script fits a database, and running it. Changes when the journal supports another
- * database.
+ * The journal's tables: which migrations fit a database, and running them when the journal is asked to create its
+ * tables itself (applications on Flyway or Liquibase apply the same files with those). Several instances starting at
+ * once on an empty database all get the tables: the statements run under a database lock, one instance after another.
+ * Changes when the journal supports another database or its schema gets a new version.
  */
 public final class Schema {
 
-    /** The databases the journal has scripts for. */
+    /** The Flyway migrations of every database, in order; the Liquibase changelog runs the same files. */
+    public static final List<String> MIGRATIONS = List.of("V1__bounded_upload_journal.sql");
+
+    /** PostgreSQL's advisory lock key for creating the tables (any constant unlikely to be an application's). */
+    private static final long POSTGRESQL_LOCK = 0x626f756e64656455L; // "boundedU"
+    private static final String MYSQL_LOCK = "bounded_upload_schema";
+    private static final int MYSQL_LOCK_WAIT_SECONDS = 60;
+
+    /** The databases the journal has migrations for. */
     public enum Database {
         POSTGRESQL, MYSQL, H2;
 
-        /** The script's resource, beside {@code JdbcUploadJournal}. */
-        public String script() {
-            return "schema-" + name().toLowerCase(Locale.ROOT) + ".sql";
+        /** The directory of its Flyway migrations, beside {@code JdbcUploadJournal}. */
+        public String migrations() {
+            return "flyway/" + name().toLowerCase(Locale.ROOT);
+        }
+
+        /** How it is named in messages. */
+        public String displayName() {
+            return this == POSTGRESQL ? "PostgreSQL" : this == MYSQL ? "MySQL/MariaDB" : "H2";
         }
     }
 
@@ -43,26 +58,53 @@ public final class Schema {
         if (product.contains("h2")) {
             return Database.H2;
         }
-        throw new SQLException("the journal has schema scripts for PostgreSQL, MySQL and H2, not for "
+        throw new SQLException("the journal has migrations for PostgreSQL, MySQL/MariaDB and H2, not for "
                 + c.getMetaData().getDatabaseProductName() + "; create its tables by hand from one of them");
     }
 
-    /** Creates the tables that do not exist yet, in one transaction where the database allows it. */
+    /**
+     * Creates the tables that do not exist yet, in one transaction where the database allows it, holding a lock of
+     * the database meanwhile: PostgreSQL's {@code CREATE TABLE IF NOT EXISTS} is not safe against itself (two at once
+     * fail on {@code pg_type_typname_nsp_index}), so instances starting together take turns.
+     */
     public static void create(Connection c, Class<?> owner) throws SQLException {
         Database database = detect(c);
-        List<String> statements = statements(read(owner, database.script()));
+        List<String> statements = new ArrayList<>();
+        for (String migration : MIGRATIONS) {
+            statements.addAll(statements(read(owner, database.migrations() + "/" + migration)));
+        }
         boolean auto = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
+            if (database == Database.POSTGRESQL) {
+                s.execute("SELECT pg_advisory_xact_lock(" + POSTGRESQL_LOCK + ")"); // released by the commit
+            } else if (database == Database.MYSQL) {
+                lockMysql(s); // MySQL commits each DDL statement: a session lock, released below
             }
-            c.commit();
+            try {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+                c.commit();
+            } finally {
+                if (database == Database.MYSQL) {
+                    s.execute("DO RELEASE_LOCK('" + MYSQL_LOCK + "')");
+                }
+            }
         } catch (SQLException e) {
             c.rollback();
             throw e;
         } finally {
             c.setAutoCommit(auto);
+        }
+    }
+
+    private static void lockMysql(Statement s) throws SQLException {
+        try (var r = s.executeQuery("SELECT GET_LOCK('" + MYSQL_LOCK + "', " + MYSQL_LOCK_WAIT_SECONDS + ")")) {
+            if (!r.next() || r.getInt(1) != 1) {
+                throw new SQLException("another instance held the lock '" + MYSQL_LOCK + "' for "
+                        + MYSQL_LOCK_WAIT_SECONDS + " s while creating the tables");
+            }
         }
     }
 

@@ -145,6 +145,27 @@ public final class Store {
         }
     }
 
+    /** The open batches of {@code owner} that hold any of {@code keys}. */
+    public static List<String> openBatchesHolding(Connection c, String owner, List<String> keys) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT b.id FROM bounded_upload_key k JOIN bounded_upload_batch b"
+                + " ON b.id = k.batch_id WHERE k.key_hash = ? AND b.owner = ? AND b.state = ?")) {
+            for (String key : keys) {
+                s.setString(1, hash(key));
+                s.setString(2, owner);
+                s.setString(3, OPEN);
+                try (ResultSet rows = s.executeQuery()) {
+                    while (rows.next()) {
+                        if (!ids.contains(rows.getString(1))) {
+                            ids.add(rows.getString(1));
+                        }
+                    }
+                }
+            }
+        }
+        return ids;
+    }
+
     /** The keys of a batch, or empty when the batch is gone. */
     public static Optional<List<String>> keysOf(Connection c, String id) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM bounded_upload_batch WHERE id = ?")) {

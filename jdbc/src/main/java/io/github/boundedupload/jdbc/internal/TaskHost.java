@@ -2,8 +2,10 @@ package io.github.boundedupload.jdbc.internal;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.exceptions.ExecutionException;
 import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
+import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
 import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
@@ -60,6 +62,16 @@ public final class TaskHost implements AutoCloseable {
          * @return the pause before the next try
          */
         Duration failed(String id, int tries, String why);
+
+        /**
+         * The instance that ran this task stopped sending heartbeats (it died) before the task ended: releases what
+         * that run held, so that the task, run again now, is not held up by it. Called on every live instance that
+         * finds the dead run, before it runs again: it must be harmless to call twice.
+         *
+         * @param id the task instance's id
+         * @param deadInstance the name of the instance that died
+         */
+        void ownerDied(String id, String deadInstance);
     }
 
     /** Work on a connection of the journal's own, committed at the end. */
@@ -123,21 +135,36 @@ public final class TaskHost implements AutoCloseable {
         this.bound = new BoundDataSource(dataSource);
         this.compensation = Tasks.oneTime(COMPENSATION)
                 .onFailure((complete, operations) -> retryLater(compensations, complete, operations))
+                .onDeadExecution((complete, operations) -> revive(compensations, complete, operations))
                 .execute((instance, context) -> task(compensations).run(instance.getId()));
         this.deferred = Tasks.oneTime(DEFERRED)
                 .onFailure((complete, operations) -> retryLater(deferredUploads, complete, operations))
+                .onDeadExecution((complete, operations) -> revive(deferredUploads, complete, operations))
                 .execute((instance, context) -> task(deferredUploads).run(instance.getId()));
         RecurringTask<Void> recover = Tasks.recurring(RECOVERY, FixedDelay.of(settings.pollingInterval()))
+                .onDeadExecution((complete, operations) -> revive(null, complete, operations))
                 .execute((instance, context) -> recovery.run());
         Schema.Database database;
-        try (Connection c = dataSource.getConnection()) {
-            if (settings.createTables()) {
-                Schema.create(c, schemaOwner);
-            }
-            database = Schema.detect(c);
+        Connection c;
+        try {
+            c = dataSource.getConnection();
         } catch (SQLException e) {
-            throw new UploadException("the upload journal could not reach its database"
-                    + (settings.createTables() ? " to create its tables" : "") + ": " + e.getMessage(), e);
+            throw new UploadException("the upload journal could not reach its database: " + e.getMessage(), e);
+        }
+        try (c) {
+            database = Schema.detect(c);
+            if (settings.createTables()) {
+                try {
+                    Schema.create(c, schemaOwner);
+                } catch (SQLException e) {
+                    throw new UploadException("the upload journal could not create its tables on "
+                            + database.displayName() + ": " + e.getMessage() + " (SQLState " + e.getSQLState() + ")",
+                            e);
+                }
+            }
+        } catch (SQLException e) {
+            throw new UploadException("the upload journal could not read which database it is on: "
+                    + e.getMessage(), e);
         }
         var builder = Scheduler.create(bound, compensation, deferred)
                 .startTasks(recover)
@@ -178,6 +205,30 @@ public final class TaskHost implements AutoCloseable {
         int tries = complete.getExecution().consecutiveFailures + 1;
         Duration pause = task(task).failed(id, tries, reason(complete));
         operations.reschedule(complete, complete.getTimeDone().plus(pause));
+    }
+
+    /**
+     * A run whose instance died (db-scheduler saw no heartbeat of it for {@code missedHeartbeatsLimit} intervals): what
+     * it held is released, and it runs again now. db-scheduler's own handler does the same rescheduling, but when two
+     * live instances find the same dead run (routine in a fleet), the second one's update finds the row changed and
+     * db-scheduler logs it as an ERROR that "indicates a bug"; here the second instance hears that it was revived
+     * already, which is what happened.
+     */
+    private static void revive(@Nullable Task task, ExecutionComplete complete, ExecutionOperations<Void> operations) {
+        Execution execution = complete.getExecution();
+        String id = execution.taskInstance.getId();
+        String dead = String.valueOf(execution.pickedBy);
+        if (task != null) {
+            task.ownerDied(id, dead);
+        }
+        try {
+            operations.reschedule(complete, Instant.now());
+            LOG.info("upload journal: instance {} died while it ran {} {}; it runs again now",
+                    dead, execution.taskInstance.getTaskName(), id);
+        } catch (ExecutionException e) {
+            LOG.info("upload journal: instance {} died while it ran {} {}; another instance revived it first",
+                    dead, execution.taskInstance.getTaskName(), id);
+        }
     }
 
     /** Why a task failed; the journal's own messages name the key and describe the storage's failure safely already. */

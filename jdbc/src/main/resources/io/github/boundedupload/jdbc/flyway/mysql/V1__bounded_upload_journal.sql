@@ -1,5 +1,7 @@
--- bounded-upload's journal on MySQL 8 (InnoDB). Idempotent: JdbcUploadJournal.Builder.createTables(true) runs it on
--- start. Times are epoch milliseconds of the instances' clocks; see schema-postgresql.sql for what each table holds.
+-- bounded-upload's journal on MySQL 8 and MariaDB (InnoDB), version 1: a Flyway migration (location
+-- classpath:io/github/boundedupload/jdbc/flyway/mysql), the SQL of the Liquibase changelog, and what
+-- JdbcUploadJournal.Builder.createTables(true) runs. Idempotent. Times are epoch milliseconds of the instances'
+-- clocks; see flyway/postgresql/V1__bounded_upload_journal.sql for what each table holds.
 
 CREATE TABLE IF NOT EXISTS bounded_upload_batch (
   id           VARCHAR(36)   NOT NULL PRIMARY KEY,

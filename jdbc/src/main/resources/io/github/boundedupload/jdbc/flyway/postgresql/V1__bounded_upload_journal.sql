@@ -1,4 +1,6 @@
--- bounded-upload's journal on H2. Idempotent: JdbcUploadJournal.Builder.createTables(true) runs it on start.
+-- bounded-upload's journal on PostgreSQL, version 1: a Flyway migration (location
+-- classpath:io/github/boundedupload/jdbc/flyway/postgresql), the SQL of the Liquibase changelog beside it
+-- (liquibase/bounded-upload-journal.xml), and what JdbcUploadJournal.Builder.createTables(true) runs. Idempotent.
 -- Times are epoch milliseconds of the instances' clocks.
 
 -- A batch that may have written objects and is not settled yet. OPEN: running, or waiting for the caller's commit,
@@ -23,14 +25,14 @@ CREATE TABLE IF NOT EXISTS bounded_upload_key (
 );
 CREATE INDEX IF NOT EXISTS bounded_upload_key_batch_idx ON bounded_upload_key (batch_id);
 
--- db-scheduler's table (its PostgreSQL schema, in H2), under a name of its own.
+-- db-scheduler's table (its PostgreSQL schema), under a name of its own.
 CREATE TABLE IF NOT EXISTS bounded_upload_task (
-  task_name            VARCHAR(250) NOT NULL,
-  task_instance        VARCHAR(250) NOT NULL,
-  task_data            BLOB,
+  task_name            TEXT                     NOT NULL,
+  task_instance        TEXT                     NOT NULL,
+  task_data            BYTEA,
   execution_time       TIMESTAMP WITH TIME ZONE NOT NULL,
   picked               BOOLEAN                  NOT NULL,
-  picked_by            VARCHAR(250),
+  picked_by            TEXT,
   last_success         TIMESTAMP WITH TIME ZONE,
   last_failure         TIMESTAMP WITH TIME ZONE,
   consecutive_failures INT,
@@ -41,6 +43,7 @@ CREATE TABLE IF NOT EXISTS bounded_upload_task (
 );
 CREATE INDEX IF NOT EXISTS bounded_upload_task_execution_time_idx ON bounded_upload_task (execution_time);
 CREATE INDEX IF NOT EXISTS bounded_upload_task_last_heartbeat_idx ON bounded_upload_task (last_heartbeat);
+
 -- Deferred uploads (DeferredUploads): attachments accepted for upload after the response, their content staged here
 -- until stored (then content is null), and their outcome. PENDING, STORED or FAILED (failure says why).
 CREATE TABLE IF NOT EXISTS bounded_upload_deferred (
@@ -52,7 +55,7 @@ CREATE TABLE IF NOT EXISTS bounded_upload_deferred (
   content_type VARCHAR(255),
   metadata     VARCHAR(4000),
   content_size BIGINT        NOT NULL,
-  content      BLOB,
+  content      BYTEA,
   ordered      BOOLEAN       NOT NULL,
   state        VARCHAR(16)   NOT NULL,
   created_at   BIGINT        NOT NULL,

@@ -1,0 +1,106 @@
+package io.github.boundedupload.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.UploadRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import liquibase.Contexts;
+import liquibase.Liquibase;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal's schema as an application that owns its schema applies it, on a real PostgreSQL: the Flyway
+ * migrations (with a history table of their own, beside an application's tables and migrations) and the Liquibase
+ * changelog; then the journal runs on those tables without creating any itself: a kept batch, a batch nobody keeps
+ * (removed by its compensation) and a deferred upload.
+ */
+class MigrationsIT {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void theFlywayMigrationsMakeTablesTheJournalRunsOn() throws Exception {
+        DataSource database = Postgres.dataSource(Postgres.newDatabase("flyway"));
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            // An application's own table (and so a schema that is not empty): the journal's history stays apart.
+            s.execute("CREATE TABLE product (id SERIAL PRIMARY KEY, image_key VARCHAR(1024))");
+        }
+        assertThat(JdbcUploadJournal.flywayLocation(database))
+                .isEqualTo("classpath:io/github/boundedupload/jdbc/flyway/postgresql");
+        Flyway flyway = Flyway.configure().dataSource(database).locations(JdbcUploadJournal.flywayLocation(database))
+                .table(JdbcUploadJournal.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
+        MigrateResult first = flyway.migrate();
+        assertThat(first.migrationsExecuted).isEqualTo(1);
+        assertThat(first.targetSchemaVersion).isEqualTo("1");
+        assertThat(flyway.migrate().migrationsExecuted).as("applied again").isZero();
+        flyway.validate();
+
+        runsOn(database, root);
+    }
+
+    @Test
+    void theLiquibaseChangelogMakesTablesTheJournalRunsOn() throws Exception {
+        DataSource database = Postgres.dataSource(Postgres.newDatabase("liquibase"));
+        for (int run = 0; run < 2; run++) { // the second finds every change set applied
+            try (Connection c = database.getConnection()) {
+                @SuppressWarnings("deprecation")
+                Liquibase liquibase = new Liquibase(JdbcUploadJournal.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(),
+                        DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c)));
+                liquibase.update(new Contexts());
+            }
+        }
+        runsOn(database, root);
+    }
+
+    /** The journal, on tables it did not create: a kept batch, a batch nobody keeps, a deferred upload. */
+    static void runsOn(DataSource database, Path root) throws Exception {
+        LocalFileUploader storage = new LocalFileUploader(root);
+        try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("migrated")
+                .createTables(false).keepMargin(Duration.ZERO).pollingInterval(Duration.ofMillis(200)).build();
+                ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                        UploaderConfig.builder().journal(journal).build())) {
+            String kept = uploader.uploadAll(List.of(Attachment.of("kept.txt", bytes("kept")))).storedObjects()
+                    .get(0).key();
+
+            String left = "left/by-a-dead-batch.txt";
+            journal.begin(new BatchEvent("app", 2, 1), List.of(left), Duration.ofMillis(1));
+            storage.upload(UploadRequest.of(left, Attachment.of("left.txt", bytes("left"))));
+
+            DeferredUploads deferred = DeferredUploads.builder(journal, uploader).build();
+            DeferredBatch later = deferred.submit(List.of(Attachment.of("later.txt", bytes("later"))));
+
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+                assertThat(root.resolve(left)).doesNotExist();
+                assertThat(deferred.attachments(later.id())).singleElement()
+                        .extracting(DeferredAttachment::state).isEqualTo(DeferredAttachment.State.STORED);
+                assertThat(journal.status().unsettledBatches()).isZero();
+            });
+            assertThat(Files.readString(root.resolve(kept))).isEqualTo("kept");
+            assertThat(Files.readString(root.resolve(later.keys().get(0)))).isEqualTo("later");
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
