@@ -3,11 +3,9 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
-import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
@@ -33,9 +31,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each delete
  * it waits for has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
- * retried, calls given up on that have not returned): its results are final then, and reported again
- * ({@code BatchResult.settled()}). A result reported at the finish never says what is about to change: an object still being
- * deleted is DELETING, not STORED. Its keys stay its own until it is settled. Work over every upload (skipping those a
+ * retried, calls given up on that have not returned): its results are final then ({@link Settlement}). Its keys stay
+ * its own until it is settled. Work over every upload (skipping those a
  * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
  * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
  */
@@ -43,19 +40,15 @@ final class Batch {
 
     final Engine engine;
     final BatchEvent event;
-    private final Upload[] uploads;
+    final Upload[] uploads;
     final ContextPropagator.Captured context;
     final long submitted;
     final boolean callerRuns;
     final Executor runOn;
     private final @Nullable CallerRuns caller;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
-    /** Completes once the batch is settled, with its final results: {@code BatchResult.settled()}. */
-    private final CompletableFuture<BatchResult> settledResult = new CompletableFuture<>();
-    /** Completes once the finished batch has been reported, so that its settled result is reported after it. */
-    private final CompletableFuture<Void> reported = new CompletableFuture<>();
-    /** The result reported at the finish; set before {@link #reported} completes. */
-    private volatile @Nullable BatchResult finishedResult;
+    /** What background work does to the results after they were recorded, and the report once settled. */
+    final Settlement settlement = new Settlement(this);
     /** The uploader's listeners, and the batch's own after them. */
     final UploadListener listener;
     /** The batch in the journal, if the uploader has one. */
@@ -66,7 +59,7 @@ final class Batch {
     private final long deadline;
     /** Once finished: the keys the result keeps, or null when it keeps nothing. */
     private volatile @Nullable List<String> kept;
-    private volatile boolean finished;
+    volatile boolean finished;
     // Guarded by the dispatcher's lock:
     /** The uploads offered to the dispatcher and not ended, {@link #liveCount} of them, in no order. */
     private final Upload[] live;
@@ -78,7 +71,7 @@ final class Batch {
     /** Whole-batch work running in slices; the batch does not finish before it is done. */
     private int slicing;
     /** Uploads whose result says stored now. */
-    private int stored;
+    int stored;
     /** First tries of rollback deletes the batch waits for before it finishes. */
     int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
@@ -88,10 +81,6 @@ final class Batch {
      * journal must then remove the batch's keys itself.
      */
     boolean leftBehind;
-    /** Whether the results are final (settled, or given up at close): nothing changes them any more. */
-    private boolean resultsFinal;
-    /** Whether the batch was settled in the step that finished it: its first result is its settled one. */
-    private boolean settledAtFinish;
     private boolean stopped;
     private boolean rollback;
     private boolean settled;
@@ -260,7 +249,7 @@ final class Batch {
             CancellationException reason = new CancellationException("cancelled because #" + upload.index + " "
                     + SafeText.quote(upload.attachment.fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
-        } else if (unknownOutcome(result)) {
+        } else if (Rollbacks.unknownOutcome(result)) {
             // Kept batch, unknown outcome: FAILED must mean nothing stored, so its key goes as a rollback's would.
             if (engine.config.keepUnknownOutcomes()) {
                 upload.result = result.possiblyStored(result.failure().orElseThrow());
@@ -275,111 +264,12 @@ final class Batch {
     }
 
     /**
-     * Whether the upload failed and the storage may hold something under its key anyway. A call that got stuck is not
-     * one: it has not returned, and what it stores when it does is deleted then.
-     */
-    private static boolean unknownOutcome(UploadResult result) {
-        Throwable failure = result.failure().orElse(null);
-        return !result.isStored() && result.status() != Status.POSSIBLY_STORED
-                && !(failure instanceof UploadStuckException) && Upload.mayBeStored(failure);
-    }
-
-    /** A delete was confirmed: the result says so, until the results are final. */
-    void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
-        UploadResult result = current(upload);
-        if (!resultsFinal && result != null) {
-            Attempt.Cancel cancel = upload.cancel;
-            Throwable failure = result.failure().orElse(null);
-            if (result.storedObject().isPresent()
-                    && (result.status() == Status.STORED || result.status() == Status.DELETING)) {
-                if (result.isStored()) {
-                    stored--;
-                }
-                change(upload, result.deleted());
-            } else if ((result.status() == Status.FAILED || result.status() == Status.DELETING) && failure != null) {
-                // What it may have left is gone now. Stopped by a cancel: as the cancel says. (A call that got stuck
-                // stays failed: the user should hear that it got stuck.)
-                change(upload, cancel != null && !(failure instanceof UploadStuckException)
-                        ? UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
-                                cancel.reason())
-                        : UploadResult.notStored(upload.index, upload.attachment, upload.key, Status.FAILED, failure));
-            }
-        }
-        if (deleted != null) {
-            UploadEvent event = upload.event();
-            effects.add(() -> InContext.run(context, () -> listener.uploadRolledBack(event, deleted, null)));
-        }
-    }
-
-    /**
-     * A try of a delete failed and another follows: the result says the object is being deleted (never that it is
-     * stored), and, at the first try, why it is not deleted yet.
-     */
-    void stillDeleting(Upload upload, Throwable failure, boolean firstTry) {
-        UploadResult result = current(upload);
-        if (resultsFinal || result == null) {
-            return;
-        }
-        if (firstTry) {
-            result.failure().ifPresent(f -> {
-                if (f != failure) {
-                    f.addSuppressed(failure);
-                }
-            });
-        }
-        if (result.status() == Status.STORED || result.status() == Status.FAILED) {
-            if (result.isStored()) {
-                stored--;
-            }
-            change(upload, result.deleting(failure));
-        }
-    }
-
-    /** A delete was given up: the result says the key may still hold what the upload stored. */
-    void deleteGivenUp(Upload upload, Throwable failure) {
-        leftBehind = true;
-        UploadResult result = current(upload);
-        if (resultsFinal || result == null || result.status() == Status.DELETED
-                || result.status() == Status.POSSIBLY_STORED) {
-            return;
-        }
-        if (result.isStored()) {
-            stored--;
-        }
-        change(upload, result.possiblyStored(failure));
-    }
-
-    /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
-    private static @Nullable UploadResult current(Upload upload) {
-        return upload.later != null ? upload.later : upload.result;
-    }
-
-    /** Changes an upload's result: the reported one until the batch finishes, the settled one afterwards. */
-    private void change(Upload upload, UploadResult result) {
-        if (finished) {
-            upload.later = result;
-        } else {
-            upload.result = result;
-        }
-    }
-
-    /**
      * Under the lock, at the end of {@code close()}: a call of this batch that got stuck will not be waited for any
-     * more. Its attachment may be stored when it returns: POSSIBLY_STORED; and the batch settles for its caller now.
+     * more; the batch settles for its caller now.
      */
     void abandonedAtClose(Call call, Effects effects) {
         leftBehind = true;
-        if (call instanceof Upload) {
-            Upload upload = (Upload) call;
-            UploadResult result = current(upload);
-            if (!resultsFinal && result != null
-                    && (result.status() == Status.FAILED || result.status() == Status.DELETING)) {
-                change(upload, result.possiblyStored(result.failure().orElseThrow()));
-            }
-        }
-        if (finished) {
-            settle(effects);
-        }
+        settlement.abandoned(call, effects);
     }
 
     /** Finishes the batch once every upload has a result, no slice is left and no awaited delete runs. */
@@ -388,7 +278,7 @@ final class Batch {
             return;
         }
         finished = true;
-        settledAtFinish = background == 0;
+        settlement.finishing(background == 0);
         engine.running.remove(this);
         engine.dispatcher.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
@@ -405,7 +295,7 @@ final class Batch {
             return;
         }
         settled = true;
-        settle(effects);
+        settlement.settle(effects);
         JournalRecord record = journal;
         if (record != null && !keeps) {
             boolean confirmed = !leftBehind;
@@ -414,35 +304,6 @@ final class Batch {
         }
         inSlices(0, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
         engine.dispatcher.signalAll();
-    }
-
-    /**
-     * Under the lock: the results are final from now on; the settled result is reported after the finished one (at
-     * once, by {@link #complete}, when the batch settled as it finished).
-     */
-    private void settle(Effects effects) {
-        if (resultsFinal) {
-            return;
-        }
-        resultsFinal = true;
-        if (!settledAtFinish) {
-            effects.add(() -> reported.thenRun(() -> InContext.run(context, this::reportSettled)));
-        }
-    }
-
-    /** Outside the lock, once settled: the final results (the finished ones, when nothing changed). */
-    private void reportSettled() {
-        BatchResult first = Objects.requireNonNull(finishedResult, "reported before settled");
-        List<UploadResult> results = new ArrayList<>(uploads.length);
-        boolean changed = false;
-        for (Upload upload : uploads) {
-            UploadResult result = Objects.requireNonNull(current(upload), "a settled batch has every result");
-            changed |= result != first.results().get(upload.index);
-            results.add(result);
-        }
-        BatchResult settled = changed ? new BatchResult(results) : first;
-        listener.batchSettled(event, settled);
-        settledResult.complete(settled);
     }
 
     /**
@@ -469,9 +330,7 @@ final class Batch {
                 keys.add(upload.key);
             }
         }
-        BatchResult result = settledAtFinish ? new BatchResult(results)
-                : new BatchResult(results, settledResult.minimalCompletionStage());
-        finishedResult = result;
+        BatchResult result = settlement.finishedResult(results);
         kept = keys == null ? null : List.copyOf(keys);
         UploadException notKept = null;
         if (!keepOnCaller) {
@@ -482,10 +341,7 @@ final class Batch {
             }
         }
         listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
-        if (settledAtFinish) {
-            listener.batchSettled(event, result);
-            settledResult.complete(result);
-        }
+        settlement.reportedFinished(result);
         if (notKept != null) {
             done.completeExceptionally(notKept);
         } else if (fails) {
@@ -498,7 +354,7 @@ final class Batch {
         if (caller != null) {
             caller.wakeUp();
         }
-        reported.complete(null);
+        settlement.afterReport();
     }
 
     /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */

@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.support.Backoff;
 import io.github.boundedupload.support.SafeText;
@@ -47,6 +48,16 @@ final class Rollbacks {
     }
 
     /**
+     * Whether the upload failed and the storage may hold something under its key anyway. A call that got stuck is not
+     * one: it has not returned, and what it stores when it does is deleted then.
+     */
+    static boolean unknownOutcome(UploadResult result) {
+        Throwable failure = result.failure().orElse(null);
+        return !result.isStored() && result.status() != Status.POSSIBLY_STORED
+                && !(failure instanceof UploadStuckException) && Upload.mayBeStored(failure);
+    }
+
+    /**
      * Starts deleting what an upload stored ({@code stored}) or may have stored (its key). With {@code awaited}, the
      * batch reports its result only after this first try.
      */
@@ -72,9 +83,9 @@ final class Rollbacks {
         if (failure == null) {
             pending--;
             batch.background--;
-            batch.deleted(call.upload, call.stored, effects);
+            batch.settlement.deleted(call.upload, call.stored, effects);
         } else if (!engine.stopping && System.nanoTime() < call.deadline) {
-            batch.stillDeleting(call.upload, failure, call.awaited);
+            batch.settlement.stillDeleting(call.upload, failure, call.awaited);
             retryLater(call, failure, effects);
         } else {
             giveUp(call, failure, effects);
@@ -132,7 +143,7 @@ final class Rollbacks {
     private void giveUp(DeleteCall call, Throwable failure, Effects effects) {
         pending--;
         Batch batch = call.batch;
-        batch.deleteGivenUp(call.upload, failure);
+        batch.settlement.deleteGivenUp(call.upload, failure);
         batch.background--;
         UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
