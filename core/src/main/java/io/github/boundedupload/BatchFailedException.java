@@ -2,6 +2,7 @@ package io.github.boundedupload;
 
 import io.github.boundedupload.support.SafeText;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -11,9 +12,12 @@ import org.jspecify.annotations.Nullable;
  * again. The message names every failed attachment and why; the first failure is the cause, the others are
  * suppressed exceptions.
  *
- * <p>If an object could not be deleted again at the first try, it is still stored: {@link #notDeleted()} lists it
- * and the message says so, so that nothing is left behind silently; the uploader keeps trying to delete it in the
- * background until {@link UploaderConfig#rollbackDeadline()}, and reports what it gives up on.
+ * <p>STORED means stored and kept; every other status means nothing of it is stored once its background work has
+ * completed ({@link #settled()}), and what was given up is reported; and no attachment of a failed batch is STORED.
+ * An object whose delete failed at the first try is
+ * {@link UploadResult.Status#DELETING}, never {@code STORED}: {@link #notDeleted()} lists it, the message says so, and
+ * the uploader keeps trying to delete it in the background until {@link UploaderConfig#rollbackDeadline()}; what it
+ * gives up on ends {@link UploadResult.Status#POSSIBLY_STORED}, logged as an error and reported to the listeners.
  */
 public class BatchFailedException extends UploadException {
 
@@ -47,8 +51,21 @@ public class BatchFailedException extends UploadException {
                 .forEach(this::addSuppressed);
     }
 
+    /**
+     * Attachments that failed themselves: FAILED, and those whose outcome is unknown (being deleted, or possibly
+     * stored), which were failures before anything was deleted.
+     */
     private static List<UploadResult> failed(BatchResult result) {
-        return result.results().stream().filter(r -> r.status() == UploadResult.Status.FAILED).toList();
+        return result.results().stream().filter(BatchFailedException::failedItself).toList();
+    }
+
+    private static boolean failedItself(UploadResult r) {
+        return r.status() == UploadResult.Status.FAILED || r.storedObject().isEmpty() && r.failure().isPresent()
+                && (r.status() == UploadResult.Status.DELETING || r.status() == UploadResult.Status.POSSIBLY_STORED);
+    }
+
+    private static List<UploadResult> withStatus(BatchResult result, UploadResult.Status status) {
+        return result.results().stream().filter(r -> r.status() == status).toList();
     }
 
     /** The first attachment that failed; when none did (the batch was stopped), the first stop reason. */
@@ -62,7 +79,8 @@ public class BatchFailedException extends UploadException {
         List<UploadResult> failed = failed(result);
         long cancelled = result.results().stream().filter(r -> r.status() == UploadResult.Status.CANCELLED).count();
         long deleted = result.results().stream().filter(r -> r.status() == UploadResult.Status.DELETED).count();
-        List<UploadResult> notDeleted = result.results().stream().filter(UploadResult::isStored).toList();
+        List<UploadResult> deleting = withStatus(result, UploadResult.Status.DELETING);
+        List<UploadResult> left = withStatus(result, UploadResult.Status.POSSIBLY_STORED);
         StringBuilder message = new StringBuilder()
                 .append("uploader '").append(uploaderName).append("': ");
         if (failed.isEmpty()) {
@@ -76,12 +94,15 @@ public class BatchFailedException extends UploadException {
                             + ": " + SafeText.describe(r.failure().orElseThrow())).collect(Collectors.joining("; ")));
         }
         message.append(" (").append(cancelled).append(" cancelled, ").append(deleted).append(" deleted again)");
-        if (notDeleted.isEmpty()) {
-            message.append("; nothing of the batch is kept");
-        } else {
-            message.append("; COULD NOT DELETE ").append(notDeleted.size()).append(", still stored: ")
-                    .append(notDeleted.stream().map(UploadResult::key).collect(Collectors.joining(", ")))
-                    .append(" (the uploader keeps trying to delete them until its rollback deadline)");
+        message.append("; nothing of the batch is kept");
+        if (!deleting.isEmpty()) {
+            message.append("; NOT DELETED YET: ").append(deleting.size()).append(" (")
+                    .append(deleting.stream().map(UploadResult::key).collect(Collectors.joining(", ")))
+                    .append("), being deleted in the background until the rollback deadline");
+        }
+        if (!left.isEmpty()) {
+            message.append("; GIVEN UP, MAY STILL BE STORED: ").append(left.size()).append(" (")
+                    .append(left.stream().map(UploadResult::key).collect(Collectors.joining(", "))).append(")");
         }
         return message.toString();
     }
@@ -105,11 +126,24 @@ public class BatchFailedException extends UploadException {
     }
 
     /**
-     * Objects that were stored and could not be deleted again: they are still in the storage.
+     * Attachments that were stored, or may have been, and were not confirmed deleted when the batch reported:
+     * {@link UploadResult.Status#DELETING} (still being deleted in the background) and
+     * {@link UploadResult.Status#POSSIBLY_STORED} (given up).
      *
      * @return an unmodifiable list, normally empty
      */
     public List<UploadResult> notDeleted() {
-        return result.results().stream().filter(UploadResult::isStored).toList();
+        return result.results().stream().filter(r -> r.status() == UploadResult.Status.DELETING
+                || r.status() == UploadResult.Status.POSSIBLY_STORED).toList();
+    }
+
+    /**
+     * Completes once the batch's background work is over, with how every attachment ended then (see
+     * {@link BatchResult#settled()}): wait for it to know that the deletes of {@link #notDeleted()} are done.
+     *
+     * @return the settled results
+     */
+    public CompletionStage<BatchResult> settled() {
+        return result.settled();
     }
 }

@@ -2,33 +2,72 @@ package io.github.boundedupload;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * How every attachment of a batch ended, in the order of the input. Immutable.
  *
+ * <p>STORED means stored and kept; every other status means that nothing of the attachment is stored once the batch's
+ * background work has completed ({@link #settled()}), and what the uploader gave up on is reported.
+ *
  * <pre>{@code
  * BatchResult result = uploader.uploadAll(attachments);
  * for (UploadResult r : result.results()) {          // same order as attachments
- *     r.storedObject().ifPresent(o -> save(r.attachment().fileName(), o.key()));
+ *     if (r.isStored()) {
+ *         save(r.attachment().fileName(), r.key());
+ *     }
  * }
+ * result.settled().thenAccept(done -> ...);          // once deletes still running in the background are over
  * }</pre>
  */
 public final class BatchResult {
 
     private final List<UploadResult> results;
+    private final CompletionStage<BatchResult> settled;
 
     /**
-     * A batch result.
+     * A batch result with no background work left: {@link #settled()} is this result.
      *
      * @param results one result per attachment, in input order
      */
     public BatchResult(List<UploadResult> results) {
-        this.results = List.copyOf(Objects.requireNonNull(results, "results"));
-        for (int i = 0; i < this.results.size(); i++) {
-            if (this.results.get(i).index() != i) {
-                throw new IllegalArgumentException("result " + i + " has index " + this.results.get(i).index());
+        this.results = copy(results);
+        this.settled = CompletableFuture.completedStage(this);
+    }
+
+    /**
+     * A batch result whose background work (deletes being retried, calls that did not stop) may still run.
+     *
+     * @param results one result per attachment, in input order
+     * @param settled completes with the results once that work is over
+     */
+    public BatchResult(List<UploadResult> results, CompletionStage<BatchResult> settled) {
+        this.results = copy(results);
+        this.settled = Objects.requireNonNull(settled, "settled");
+    }
+
+    private static List<UploadResult> copy(List<UploadResult> results) {
+        List<UploadResult> copy = List.copyOf(Objects.requireNonNull(results, "results"));
+        for (int i = 0; i < copy.size(); i++) {
+            if (copy.get(i).index() != i) {
+                throw new IllegalArgumentException("result " + i + " has index " + copy.get(i).index());
             }
         }
+        return copy;
+    }
+
+    /**
+     * Completes once nothing of the batch runs in the background any more (deletes of {@link UploadResult.Status#DELETING}
+     * attachments confirmed or given up, calls that got stuck returned, or the uploader closed), with the results as
+     * they ended: a {@code DELETING} attachment is then {@code DELETED}, {@code FAILED}, {@code CANCELLED} or
+     * {@code POSSIBLY_STORED}; every other status is as reported here. Completed already when nothing was left to do.
+     * Never completes exceptionally. Dependent stages run on the uploader's threads unless given an executor.
+     *
+     * @return the settled results
+     */
+    public CompletionStage<BatchResult> settled() {
+        return settled;
     }
 
     /**

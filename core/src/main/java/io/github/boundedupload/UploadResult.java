@@ -8,15 +8,28 @@ import org.jspecify.annotations.Nullable;
 /**
  * How one attachment of a batch ended. Immutable.
  *
- * <p>Every attachment of a batch ends in exactly one {@link Status}: there is no silent discard.
+ * <p>Every attachment of a batch ends in exactly one {@link Status}: there is no silent discard. A status is true when
+ * it is reported and stays true: {@link Status#STORED} means stored and kept; every other status means that nothing of
+ * the attachment is stored once the batch's background work has completed ({@link BatchResult#settled()}), and what
+ * the uploader gave up on is reported ({@link Status#POSSIBLY_STORED}, an error log, and
+ * {@link io.github.boundedupload.spi.UploadListener#rollbackAbandoned}).
  */
 public final class UploadResult {
 
-    /** How an attachment ended. */
+    /**
+     * How an attachment ended. {@link #STORED} means stored and kept; every other status means nothing of it is stored
+     * once its background work has completed ({@link BatchResult#settled()}), and what was given up is reported
+     * ({@link #POSSIBLY_STORED}).
+     */
     public enum Status {
-        /** The storage holds the object: {@link #storedObject()} describes it. */
+        /** The storage holds the object, and the batch keeps it: {@link #storedObject()} describes it. */
         STORED,
-        /** The upload was attempted and failed, or timed out: {@link #failure()} says why. */
+        /**
+         * The upload was attempted and failed, or timed out: {@link #failure()} says why. Nothing is stored: an upload
+         * whose outcome was unknown (its failure says {@link UploadException#mayBeStored()}) was deleted before it was
+         * reported so. A call that got stuck ({@link UploadStuckException}) is the one kind that may still store; the
+         * uploader deletes what it stores when it returns, as the batch's background work.
+         */
         FAILED,
         /**
          * The upload did not run to completion because the batch stopped first (another attachment failed under
@@ -26,9 +39,27 @@ public final class UploadResult {
         CANCELLED,
         /**
          * The object was stored, then deleted again because the batch failed as a whole under
-         * {@link FailurePolicy#ALL_OR_NOTHING}; nothing is stored. {@link #storedObject()} describes what was deleted.
+         * {@link FailurePolicy#ALL_OR_NOTHING} (or cancelled); nothing is stored. {@link #storedObject()} describes what
+         * was deleted.
          */
-        DELETED
+        DELETED,
+        /**
+         * Not kept, and still being deleted in the background: what the upload stored ({@link #storedObject()} is
+         * present), or may have stored (its outcome is unknown: {@link #failure()} says why it failed), could not be
+         * deleted at the first try, and is tried again until {@link UploaderConfig#rollbackDeadline()}.
+         * {@link BatchResult#settled()} completes with how it ended: {@link #DELETED}, {@link #FAILED} or
+         * {@link #CANCELLED} once the storage confirmed the delete, {@link #POSSIBLY_STORED} when it was given up.
+         */
+        DELETING,
+        /**
+         * Not kept, and the storage may still hold something under the key that the uploader no longer removes: the
+         * upload's outcome is unknown and the application keeps unknown outcomes
+         * ({@link UploaderConfig#keepUnknownOutcomes()}), or deleting it was given up (the rollback deadline passed,
+         * or the uploader closed; also logged as an error naming the key, and reported to
+         * {@link io.github.boundedupload.spi.UploadListener#rollbackAbandoned}). Something else must remove it.
+         * {@link #storedObject()} is present when it was stored; {@link #failure()} says why it may be left.
+         */
+        POSSIBLY_STORED
     }
 
     private final int index;
@@ -83,13 +114,47 @@ public final class UploadResult {
      * This stored attachment, after its object was deleted again.
      *
      * @return a result with status {@link Status#DELETED}
-     * @throws IllegalStateException when this result is not {@link Status#STORED}
+     * @throws IllegalStateException when this result is neither {@link Status#STORED} nor {@link Status#DELETING} a
+     *         stored object
      */
     public UploadResult deleted() {
-        if (status != Status.STORED) {
+        if (storedObject == null || status != Status.STORED && status != Status.DELETING) {
             throw new IllegalStateException("only a stored attachment can be deleted, this one is " + status);
         }
         return new UploadResult(index, attachment, key, Status.DELETED, storedObject, null);
+    }
+
+    /**
+     * This attachment, while what it stored (or may have stored) is still being deleted in the background.
+     *
+     * @param why for a stored attachment, why its object is not deleted yet (the failed try); otherwise ignored, and
+     *        {@link #failure()} stays why the upload failed
+     * @return a result with status {@link Status#DELETING}
+     * @throws IllegalStateException when this result is {@link Status#DELETED} or {@link Status#POSSIBLY_STORED}
+     */
+    public UploadResult deleting(Throwable why) {
+        return notKept(Status.DELETING, why);
+    }
+
+    /**
+     * This attachment, when the storage may still hold something of it that the uploader no longer removes.
+     *
+     * @param why for a stored attachment, why its object could not be deleted; otherwise ignored, and
+     *        {@link #failure()} stays why the upload failed
+     * @return a result with status {@link Status#POSSIBLY_STORED}
+     * @throws IllegalStateException when this result is {@link Status#DELETED} or {@link Status#POSSIBLY_STORED}
+     */
+    public UploadResult possiblyStored(Throwable why) {
+        return notKept(Status.POSSIBLY_STORED, why);
+    }
+
+    private UploadResult notKept(Status next, Throwable why) {
+        Objects.requireNonNull(why, "why");
+        if (status == Status.DELETED || status == Status.POSSIBLY_STORED) {
+            throw new IllegalStateException("a result that is " + status + " cannot become " + next);
+        }
+        Throwable failure = storedObject != null || this.failure == null ? why : this.failure;
+        return new UploadResult(index, attachment, key, next, storedObject, failure);
     }
 
     /**
@@ -129,7 +194,7 @@ public final class UploadResult {
     }
 
     /**
-     * Whether the storage holds the object.
+     * Whether the storage holds the object and the batch keeps it.
      *
      * @return {@code true} when {@link #status()} is {@link Status#STORED}
      */
@@ -138,16 +203,19 @@ public final class UploadResult {
     }
 
     /**
-     * What the storage holds (for {@link Status#STORED}) or held (for {@link Status#DELETED}).
+     * What the storage holds (for {@link Status#STORED}) or held (for {@link Status#DELETED}, and for
+     * {@link Status#DELETING} and {@link Status#POSSIBLY_STORED} of an attachment that was stored).
      *
-     * @return the stored object, or empty when nothing was stored
+     * @return the stored object, or empty when nothing is known to have been stored
      */
     public Optional<StoredObject> storedObject() {
         return Optional.ofNullable(storedObject);
     }
 
     /**
-     * Why the attachment is not stored, for {@link Status#FAILED} and {@link Status#CANCELLED}.
+     * Why the attachment is not stored, for {@link Status#FAILED} and {@link Status#CANCELLED}; for
+     * {@link Status#DELETING} and {@link Status#POSSIBLY_STORED}, why the upload failed, or (for an attachment that was
+     * stored) why its object is not deleted.
      *
      * @return the failure, or empty
      */

@@ -69,6 +69,8 @@ public final class UploaderConfig {
     public static final FailurePolicy DEFAULT_FAILURE_POLICY = FailurePolicy.ALL_OR_NOTHING;
     /** Default {@link #executorType()}. */
     public static final ExecutorType DEFAULT_EXECUTOR_TYPE = ExecutorType.AUTO;
+    /** Default {@link #keepUnknownOutcomes()}: what may be stored is removed. */
+    public static final boolean DEFAULT_KEEP_UNKNOWN_OUTCOMES = false;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     private static final UploaderConfig DEFAULTS = builder().build();
@@ -88,6 +90,7 @@ public final class UploaderConfig {
     private final Duration stopTimeout;
     private final Duration rollbackDeadline;
     private final FailurePolicy failurePolicy;
+    private final boolean keepUnknownOutcomes;
     private final ExecutorType executorType;
     private final @Nullable Executor executor;
     private final ContextPropagator contextPropagator;
@@ -112,6 +115,7 @@ public final class UploaderConfig {
         this.stopTimeout = b.stopTimeout;
         this.rollbackDeadline = b.rollbackDeadline;
         this.failurePolicy = b.failurePolicy;
+        this.keepUnknownOutcomes = b.keepUnknownOutcomes;
         this.executorType = b.executorType;
         this.executor = b.executor;
         this.contextPropagator = b.contextPropagator;
@@ -282,11 +286,13 @@ public final class UploaderConfig {
 
     /**
      * How long the uploader keeps trying, with growing pauses, to delete what a failed batch stored (or may have
-     * stored) when the storage does not confirm the delete: an outage or throttling then delays the clean-up instead
-     * of leaving objects behind. The batch's result is reported after the first try of each delete; what is still
-     * stored then is listed in {@link BatchFailedException#notDeleted()}, and the retries go on in the background
-     * ({@link UploaderStats#pendingRollbacks()}). What still cannot be deleted when this deadline passes (or when the
-     * uploader closes) is reported: an error log naming the key, and
+     * stored), and what an upload of unknown outcome may have stored ({@link #keepUnknownOutcomes()}), when the
+     * storage does not confirm the delete: an outage or throttling then delays the clean-up instead of leaving objects
+     * behind. The batch's result is reported after the first try of each delete; what is not deleted then is
+     * {@link UploadResult.Status#DELETING} (listed in {@link BatchFailedException#notDeleted()}), and the retries go
+     * on in the background ({@link UploaderStats#pendingRollbacks()}, {@link BatchResult#settled()}). What still
+     * cannot be deleted when this deadline passes (or when the uploader closes) is reported:
+     * {@link UploadResult.Status#POSSIBLY_STORED}, an error log naming the key, and
      * {@link io.github.boundedupload.spi.UploadListener#rollbackAbandoned}.
      *
      * @return the deadline, counted from the batch's failure
@@ -305,7 +311,25 @@ public final class UploaderConfig {
     }
 
     /**
-     * Which threads the uploader creates for itself when no {@link #executor()} is supplied.
+     * Whether an attachment whose outcome is unknown (its upload failed in a way that says
+     * {@link UploadException#mayBeStored()}: the whole content went out and no answer came, and the storage could not
+     * be asked) is left as it is, in a batch that keeps what it stored ({@link FailurePolicy#COLLECT}). By default
+     * ({@code false}) its key is deleted, exactly as a rollback deletes (retried until {@link #rollbackDeadline()}), so
+     * that FAILED means nothing is stored; with {@code true} it is reported
+     * {@link UploadResult.Status#POSSIBLY_STORED} and something else removes it (an upload journal removes every key
+     * a batch does not keep, whatever this says). A failed all-or-nothing batch always deletes everything it may have
+     * stored.
+     *
+     * @return whether unknown outcomes are kept
+     */
+    public boolean keepUnknownOutcomes() {
+        return keepUnknownOutcomes;
+    }
+
+    /**
+     * Which threads the uploader creates for itself when no {@link #executor()} is supplied. They are daemon threads
+     * (virtual threads are, too): a call to the storage that never returns cannot keep the JVM from exiting, so wait
+     * for your batches, or close the uploader, before the application's last non-daemon thread ends.
      *
      * @return the type
      */
@@ -381,6 +405,7 @@ public final class UploaderConfig {
                 + ", uploadTimeout=" + uploadTimeout + ", batchTimeout=" + batchTimeout
                 + ", shutdownGracePeriod=" + shutdownGracePeriod + ", stopTimeout=" + stopTimeout
                 + ", rollbackDeadline=" + rollbackDeadline + ", failurePolicy=" + failurePolicy
+                + ", keepUnknownOutcomes=" + keepUnknownOutcomes
                 + ", executor=" + (executor == null ? executorType : "supplied")
                 + (concurrencyLimit == null ? "" : ", concurrencyLimit=" + concurrencyLimit)
                 + (journal == null ? "" : ", journal=" + journal) + "]";
@@ -406,6 +431,7 @@ public final class UploaderConfig {
         private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
         private Duration rollbackDeadline = DEFAULT_ROLLBACK_DEADLINE;
         private FailurePolicy failurePolicy = DEFAULT_FAILURE_POLICY;
+        private boolean keepUnknownOutcomes = DEFAULT_KEEP_UNKNOWN_OUTCOMES;
         private ExecutorType executorType = DEFAULT_EXECUTOR_TYPE;
         private @Nullable Executor executor;
         private ContextPropagator contextPropagator = ContextPropagator.mdc();
@@ -433,6 +459,7 @@ public final class UploaderConfig {
             stopTimeout = c.stopTimeout;
             rollbackDeadline = c.rollbackDeadline;
             failurePolicy = c.failurePolicy;
+            keepUnknownOutcomes = c.keepUnknownOutcomes;
             executorType = c.executorType;
             executor = c.executor;
             contextPropagator = c.contextPropagator;
@@ -604,6 +631,18 @@ public final class UploaderConfig {
          */
         public Builder failurePolicy(FailurePolicy policy) {
             this.failurePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#keepUnknownOutcomes()}.
+         *
+         * @param keep {@code true} to leave what an upload of unknown outcome may have stored; {@code false} (the
+         *        default) to delete it
+         * @return this builder
+         */
+        public Builder keepUnknownOutcomes(boolean keep) {
+            this.keepUnknownOutcomes = keep;
             return this;
         }
 

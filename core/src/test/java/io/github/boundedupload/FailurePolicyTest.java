@@ -149,18 +149,113 @@ class FailurePolicyTest {
         }
     }
 
-    @Test
-    void collectLeavesAnUploadWhoseAnswerWasLostAsItIsAndSaysSo() {
+    // ---- issue 28: FAILED means nothing stored, in COLLECT too -----------------------------------------------
+
+    /** The answer to {@code lost.txt} is lost after the storage stored it; other uploads go through. */
+    private void answersLost() {
         storage.behaviour = request -> {
-            storage.objects.put(request.key(), new byte[1]);
-            throw new LostAnswer();
+            if (request.fileName().equals("lost.txt")) {
+                storage.objects.put(request.key(), new byte[1]); // it arrived, the answer did not
+                throw new LostAnswer();
+            }
         };
+    }
+
+    @Test
+    void collectDeletesTheKeyOfAnUploadWhoseAnswerWasLostBeforeItReportsItFailed() {
+        answersLost();
         try (ConcurrentAttachmentUploader uploader = uploader(FailurePolicy.COLLECT)) {
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1]),
+                    Attachment.of("kept.txt", new byte[1])));
+
+            UploadResult lost = result.results().get(0);
+            assertThat(lost.status()).isEqualTo(Status.FAILED);
+            assertThat(lost.failure()).get().isInstanceOf(LostAnswer.class);
+            assertThat(result.results().get(1).isStored()).isTrue();
+            assertThat(storage.objects).containsOnlyKeys(result.results().get(1).key());
+            assertThat(storage.deleted).containsExactly(lost.key());
+            assertThat(result.settled()).isCompletedWithValue(result);
+        }
+    }
+
+    @Test
+    void collectKeepsAnUnknownOutcomeWhenTheApplicationAsksAndSaysItIsPossiblyStored() {
+        answersLost();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().failurePolicy(FailurePolicy.COLLECT).keepUnknownOutcomes(true).build())) {
             BatchResult result = uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1])));
 
-            assertThat(result.results().get(0).failure()).get()
-                    .isInstanceOfSatisfying(UploadException.class, e -> assertThat(e.mayBeStored()).isTrue());
+            UploadResult lost = result.results().get(0);
+            assertThat(lost.status()).isEqualTo(Status.POSSIBLY_STORED);
+            assertThat(lost.isStored()).isFalse();
+            assertThat(lost.failure()).get().isInstanceOf(LostAnswer.class);
+            assertThat(storage.objects).containsKey(lost.key());
             assertThat(storage.deleted).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnknownOutcomeWhoseDeleteMeetsAnOutageIsDeletingUntilTheStorageConfirmsItThenFailed() {
+        answersLost();
+        java.util.concurrent.atomic.AtomicInteger down = new java.util.concurrent.atomic.AtomicInteger(3);
+        storage.deleteBehaviour = request -> {
+            if (down.getAndDecrement() > 0) {
+                throw new IOException("storage unreachable");
+            }
+        };
+        List<BatchResult> settledHeard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().failurePolicy(FailurePolicy.COLLECT)
+                        .listener(new io.github.boundedupload.spi.UploadListener() {
+                            @Override
+                            public void batchSettled(io.github.boundedupload.spi.BatchEvent batch,
+                                    BatchResult result) {
+                                settledHeard.add(result);
+                            }
+                        }).build())) {
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1])));
+
+            // Reported after the first try of its delete, true at that moment and afterwards: not stored, not kept.
+            UploadResult lost = result.results().get(0);
+            assertThat(lost.status()).isEqualTo(Status.DELETING);
+            assertThat(lost.isStored()).isFalse();
+            assertThat(lost.failure()).get().isInstanceOf(LostAnswer.class);
+            assertThat(result.notStored()).containsExactly(lost);
+            assertThat(uploader.stats().pendingRollbacks()).isEqualTo(1);
+
+            BatchResult settled = result.settled().toCompletableFuture().join();
+            assertThat(settled.results()).extracting(UploadResult::status).containsExactly(Status.FAILED);
+            assertThat(settled.results().get(0).failure()).get().isInstanceOf(LostAnswer.class);
+            assertThat(storage.objects).isEmpty();
+            assertThat(settledHeard).containsExactly(settled);
+            assertThat(uploader.stats().pendingRollbacks()).isZero();
+        }
+    }
+
+    @Test
+    void anUnknownOutcomeThatCannotBeDeletedBeforeTheDeadlineEndsPossiblyStoredAndReported() {
+        answersLost();
+        storage.deleteBehaviour = request -> {
+            throw new IOException("storage unreachable");
+        };
+        List<String> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().failurePolicy(FailurePolicy.COLLECT).rollbackDeadline(Duration.ofMillis(300))
+                        .listener(new io.github.boundedupload.spi.UploadListener() {
+                            @Override
+                            public void rollbackAbandoned(io.github.boundedupload.spi.UploadEvent upload,
+                                    Throwable failure) {
+                                abandoned.add(upload.key());
+                            }
+                        }).build())) {
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of("lost.txt", new byte[1])));
+            assertThat(result.results().get(0).status()).isEqualTo(Status.DELETING);
+
+            UploadResult settled = result.settled().toCompletableFuture().join().results().get(0);
+            assertThat(settled.status()).isEqualTo(Status.POSSIBLY_STORED);
+            assertThat(settled.failure()).get().isInstanceOf(LostAnswer.class);
+            assertThat(abandoned).containsExactly(settled.key());
+            assertThat(storage.objects).containsKey(settled.key()); // what the reports say may be left
         }
     }
 
@@ -182,7 +277,7 @@ class FailurePolicyTest {
     }
 
     @Test
-    void anObjectThatCannotBeDeletedAgainIsReportedAsStillStored() {
+    void anObjectThatCannotBeDeletedAgainIsReportedDeletingNeverStored() {
         failOn("d-5.txt");
         storage.deleteBehaviour = request -> {
             if (request.key().endsWith("d-1.txt")) {
@@ -195,10 +290,21 @@ class FailurePolicyTest {
                         .rollbackDeadline(Duration.ofMillis(300)).build())) {
             assertThatThrownBy(() -> uploader.uploadAll(Batches.of("d", 8)))
                     .isInstanceOfSatisfying(BatchFailedException.class, e -> {
-                        assertThat(e.notDeleted()).singleElement()
-                                .satisfies(r -> assertThat(r.key()).endsWith("d-1.txt"));
-                        assertThat(e).hasMessageContaining("COULD NOT DELETE 1, still stored: ")
+                        assertThat(e.notDeleted()).singleElement().satisfies(r -> {
+                            assertThat(r.key()).endsWith("d-1.txt");
+                            assertThat(r.status()).isEqualTo(Status.DELETING);
+                            assertThat(r.isStored()).isFalse();
+                            assertThat(r.storedObject()).isPresent();
+                            assertThat(r.failure().orElseThrow()).hasMessage("storage unreachable");
+                        });
+                        assertThat(e.result().results()).extracting(UploadResult::status)
+                                .doesNotContain(Status.STORED);
+                        assertThat(e).hasMessageContaining("nothing of the batch is kept; NOT DELETED YET: 1 (")
                                 .hasMessageContaining("d-1.txt");
+                        // Given up at the deadline: reported, and the settled result says so.
+                        UploadResult settled = e.settled().toCompletableFuture().join().results().get(1);
+                        assertThat(settled.status()).isEqualTo(Status.POSSIBLY_STORED);
+                        assertThat(settled.storedObject()).isPresent();
                     });
             assertThat(storage.objects.keySet()).singleElement()
                     .satisfies(key -> assertThat(key).endsWith("d-1.txt"));
@@ -322,8 +428,9 @@ class FailurePolicyTest {
         }
     }
 
-    @Test
-    void aCancelledUploadThatLeftSomethingAndIsNotRolledBackIsReportedFailedNotCancelled() {
+    @org.junit.jupiter.params.ParameterizedTest(name = "keepUnknownOutcomes {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aCancelledUploadThatLeftSomethingInCollectIsDeletedOrSaysItIsPossiblyStored(boolean keepUnknownOutcomes) {
         CountDownLatch leftoverWritten = new CountDownLatch(1);
         storage.behaviour = request -> {
             storage.objects.put(request.key(), new byte[] {1});
@@ -335,7 +442,8 @@ class FailurePolicyTest {
             }
         };
         ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
-                .failurePolicy(FailurePolicy.COLLECT).shutdownGracePeriod(Duration.ZERO).build());
+                .failurePolicy(FailurePolicy.COLLECT).keepUnknownOutcomes(keepUnknownOutcomes)
+                .shutdownGracePeriod(Duration.ZERO).build());
         java.util.concurrent.CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(
                 List.of(Attachment.of("big.bin", new byte[1])));
         try {
@@ -344,13 +452,20 @@ class FailurePolicyTest {
             throw new AssertionError(e);
         }
 
-        uploader.close(); // cancels the batch; COLLECT does not roll back
+        uploader.close(); // cancels the batch; COLLECT does not roll back what it stored
 
         UploadResult big = batch.join().results().get(0);
-        assertThat(big.status()).isEqualTo(Status.FAILED);
-        assertThat(big.failure()).get().isInstanceOfSatisfying(UploadException.class,
-                f -> assertThat(f.mayBeStored()).isTrue());
-        assertThat(storage.objects).containsKey(big.key());
+        if (keepUnknownOutcomes) {
+            assertThat(big.status()).isEqualTo(Status.POSSIBLY_STORED);
+            assertThat(big.failure()).get().isInstanceOfSatisfying(UploadException.class,
+                    f -> assertThat(f.mayBeStored()).isTrue());
+            assertThat(storage.objects).containsKey(big.key());
+        } else {
+            // What it may have left is deleted before the batch reports: then it is what the cancel says it is.
+            assertThat(big.status()).isEqualTo(Status.CANCELLED);
+            assertThat(storage.objects).doesNotContainKey(big.key());
+            assertThat(storage.deleted).containsExactly(big.key());
+        }
     }
 
     // ---- issue 11, defect 7: a rollback deletes another batch's object ---------------------------------------

@@ -61,13 +61,22 @@ class RollbackTest {
         try (ConcurrentAttachmentUploader uploader = uploader(Duration.ofMinutes(1))) {
             assertThatThrownBy(() -> uploader.uploadAll(storedThenBad()))
                     .isInstanceOfSatisfying(BatchFailedException.class, e -> {
-                        // Reported after the first try of each delete, true at that moment: still stored.
-                        assertThat(e.notDeleted()).hasSize(3);
-                        assertThat(e).hasMessageContaining("keeps trying to delete them");
-                    });
-            assertThat(storage.objects).hasSize(3);
+                        // Reported after the first try of each delete, true at that moment and afterwards: being
+                        // deleted, never STORED.
+                        assertThat(e.notDeleted()).hasSize(3).extracting(UploadResult::status)
+                                .containsOnly(UploadResult.Status.DELETING);
+                        assertThat(e.result().results()).noneMatch(UploadResult::isStored);
+                        assertThat(e).hasMessageContaining("NOT DELETED YET: 3 (")
+                                .hasMessageContaining("being deleted in the background until the rollback deadline");
+                        assertThat(storage.objects).hasSize(3);
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> storage.objects.isEmpty());
+                        BatchResult settled = e.settled().toCompletableFuture().join();
+                        assertThat(settled.results()).extracting(UploadResult::status).containsExactly(
+                                UploadResult.Status.DELETED, UploadResult.Status.DELETED, UploadResult.Status.DELETED,
+                                UploadResult.Status.FAILED);
+                        assertThat(storage.objects).isEmpty();
+                    });
+
             await().until(() -> uploader.stats().pendingRollbacks() == 0);
             assertThat(recorder.retried).hasSizeGreaterThanOrEqualTo(6);
             assertThat(recorder.rolledBack).hasSize(3).allSatisfy(failure -> assertThat(failure).isEqualTo("none"));

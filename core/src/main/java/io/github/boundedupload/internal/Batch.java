@@ -3,11 +3,9 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
-import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;
@@ -27,11 +25,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * One batch: its {@link Upload}s, a window that offers at most {@code maxConcurrentUploadsPerBatch} of them at a time
  * to the {@link Dispatcher}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
- * batch and rolls it back ({@link Policy}). Changes when what happens to a batch as a whole changes.
+ * batch and rolls it back ({@link Policy}); in a batch that keeps what it stored, an upload of unknown outcome is
+ * deleted as a rollback deletes, unless the application keeps unknown outcomes. Changes when what happens to a batch as
+ * a whole changes.
  *
- * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each rollback
- * delete has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being retried,
- * calls given up on that have not returned). Its keys stay its own until then. Work over every upload (skipping those a
+ * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each delete
+ * it waits for has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
+ * retried, calls given up on that have not returned): its results are final then ({@link Settlement}). Its keys stay
+ * its own until it is settled. Work over every upload (skipping those a
  * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
  * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
  */
@@ -39,13 +40,15 @@ final class Batch {
 
     final Engine engine;
     final BatchEvent event;
-    private final Upload[] uploads;
+    final Upload[] uploads;
     final ContextPropagator.Captured context;
     final long submitted;
     final boolean callerRuns;
     final Executor runOn;
     private final @Nullable CallerRuns caller;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
+    /** What background work does to the results after they were recorded, and the report once settled. */
+    final Settlement settlement = new Settlement(this);
     /** The uploader's listeners, and the batch's own after them. */
     final UploadListener listener;
     /** The batch in the journal, if the uploader has one. */
@@ -56,7 +59,7 @@ final class Batch {
     private final long deadline;
     /** Once finished: the keys the result keeps, or null when it keeps nothing. */
     private volatile @Nullable List<String> kept;
-    private volatile boolean finished;
+    volatile boolean finished;
     // Guarded by the dispatcher's lock:
     /** The uploads offered to the dispatcher and not ended, {@link #liveCount} of them, in no order. */
     private final Upload[] live;
@@ -68,13 +71,16 @@ final class Batch {
     /** Whole-batch work running in slices; the batch does not finish before it is done. */
     private int slicing;
     /** Uploads whose result says stored now. */
-    private int stored;
+    int stored;
     /** First tries of rollback deletes the batch waits for before it finishes. */
     int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
     int background;
-    /** Whether a rollback delete was given up: the journal must then remove the batch's keys itself. */
-    boolean deletesAbandoned;
+    /**
+     * Whether a key may still hold something nothing here removes (a delete given up, an unknown outcome kept): the
+     * journal must then remove the batch's keys itself.
+     */
+    boolean leftBehind;
     private boolean stopped;
     private boolean rollback;
     private boolean settled;
@@ -243,43 +249,27 @@ final class Batch {
             CancellationException reason = new CancellationException("cancelled because #" + upload.index + " "
                     + SafeText.quote(upload.attachment.fileName()) + " failed");
             stop(i -> reason, Status.CANCELLED, true, effects);
+        } else if (Rollbacks.unknownOutcome(result)) {
+            // Kept batch, unknown outcome: FAILED must mean nothing stored, so its key goes as a rollback's would.
+            if (engine.config.keepUnknownOutcomes()) {
+                upload.result = result.possiblyStored(result.failure().orElseThrow());
+                leftBehind = true;
+            } else {
+                upload.rollingBack = true;
+                engine.rollbacks.start(upload, null, true, effects);
+            }
         }
         fill();
         checkDone(effects);
     }
 
-    /** A rollback delete was confirmed: the result says so, if the batch has not reported yet. */
-    void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
-        UploadResult result = upload.result;
-        if (!finished && result != null) {
-            Attempt.Cancel cancel = upload.cancel;
-            if (result.isStored()) {
-                upload.result = result.deleted();
-                stored--;
-            } else if (result.status() == Status.FAILED && cancel != null
-                    && !(result.failure().orElse(null) instanceof UploadStuckException)) {
-                // Stopped by the cancel, and what it may have left is gone now: as the cancel says. (A call that is
-                // stuck stays failed: it may still store, and the user should hear that it got stuck.)
-                upload.result = UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
-                        cancel.reason());
-            }
-        }
-        if (deleted != null) {
-            UploadEvent event = upload.event();
-            effects.add(() -> InContext.run(context, () -> listener.uploadRolledBack(event, deleted, null)));
-        }
-    }
-
-    /** The first try of a rollback delete failed: the batch's result says why the object is still there. */
-    void notDeleted(Upload upload, Throwable failure) {
-        UploadResult result = upload.result;
-        if (!finished && result != null) {
-            result.failure().ifPresent(f -> {
-                if (f != failure) {
-                    f.addSuppressed(failure);
-                }
-            });
-        }
+    /**
+     * Under the lock, at the end of {@code close()}: a call of this batch that got stuck will not be waited for any
+     * more; the batch settles for its caller now.
+     */
+    void abandonedAtClose(Call call, Effects effects) {
+        leftBehind = true;
+        settlement.abandoned(call, effects);
     }
 
     /** Finishes the batch once every upload has a result, no slice is left and no awaited delete runs. */
@@ -288,6 +278,7 @@ final class Batch {
             return;
         }
         finished = true;
+        settlement.finishing(background == 0);
         engine.running.remove(this);
         engine.dispatcher.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
@@ -304,9 +295,10 @@ final class Batch {
             return;
         }
         settled = true;
+        settlement.settle(effects);
         JournalRecord record = journal;
         if (record != null && !keeps) {
-            boolean confirmed = !deletesAbandoned;
+            boolean confirmed = !leftBehind;
             effects.add(() -> record.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
@@ -338,7 +330,7 @@ final class Batch {
                 keys.add(upload.key);
             }
         }
-        BatchResult result = new BatchResult(results);
+        BatchResult result = settlement.finishedResult(results);
         kept = keys == null ? null : List.copyOf(keys);
         UploadException notKept = null;
         if (!keepOnCaller) {
@@ -349,6 +341,7 @@ final class Batch {
             }
         }
         listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
+        settlement.reportedFinished(result);
         if (notKept != null) {
             done.completeExceptionally(notKept);
         } else if (fails) {
@@ -361,6 +354,7 @@ final class Batch {
         if (caller != null) {
             caller.wakeUp();
         }
+        settlement.afterReport();
     }
 
     /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */

@@ -127,6 +127,7 @@ abstract class Call implements Runnable {
             }
             abandoned = true;
             engine.stuck++;
+            engine.abandoned.add(this);
             if (engine.stuck <= engine.config.maxConcurrentUploads()) {
                 engine.dispatcher.release(this, effects);
                 // The thread is still busy: the own pool gets one more, so that the freed permit has a thread.
@@ -152,6 +153,7 @@ abstract class Call implements Runnable {
     /** Under the lock: a call given up on has returned after all. */
     final void returnedLate(Effects effects) {
         engine.stuck--;
+        engine.abandoned.remove(this);
         if (permit) {
             engine.dispatcher.release(this, effects);
         } else {

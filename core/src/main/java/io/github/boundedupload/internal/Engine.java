@@ -37,6 +37,8 @@ final class Engine {
     final Set<Batch> running = new LinkedHashSet<>();
     /** Calls given up on that have not returned. */
     int stuck;
+    /** The calls {@link #stuck} counts, so that {@code close()} can name those it abandons. */
+    final Set<Call> abandoned = new LinkedHashSet<>();
     /** No new batch is taken; written under the lock, read anywhere. */
     volatile boolean closed;
     /** The end of {@code close()}: nothing waits or retries any more; what is left is reported. */

@@ -109,4 +109,9 @@ final class Listeners implements UploadListener {
     public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
         each("batchFinished", l -> l.batchFinished(batch, result, took));
     }
+
+    @Override
+    public void batchSettled(BatchEvent batch, BatchResult result) {
+        each("batchSettled", l -> l.batchSettled(batch, result));
+    }
 }

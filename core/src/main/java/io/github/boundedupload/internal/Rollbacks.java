@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.support.Backoff;
 import io.github.boundedupload.support.SafeText;
@@ -13,8 +14,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Deletes that undo failed batches, until the storage confirms them. A failed try is tried again after a growing
- * pause (200 ms doubling up to 30 s, randomised so that many deletes do not retry in step) until the uploader's
+ * Deletes that undo failed batches, and that remove what uploads of unknown outcome may have stored, until the storage
+ * confirms them. While a delete is tried again, its attachment is DELETING, never STORED. A failed try is tried again
+ * after a growing pause (200 ms doubling up to 30 s, randomised so that many deletes do not retry in step) until the uploader's
  * rollback deadline, also after the batch has reported its result; what still cannot be deleted then, or when the
  * uploader closes, is reported (an error log naming the key, {@code UploadListener.rollbackAbandoned}), never
  * dropped. A delete waiting for its next try counts as queued work, so that an outage cannot pile them up without
@@ -46,6 +48,16 @@ final class Rollbacks {
     }
 
     /**
+     * Whether the upload failed and the storage may hold something under its key anyway. A call that got stuck is not
+     * one: it has not returned, and what it stores when it does is deleted then.
+     */
+    static boolean unknownOutcome(UploadResult result) {
+        Throwable failure = result.failure().orElse(null);
+        return !result.isStored() && result.status() != Status.POSSIBLY_STORED
+                && !(failure instanceof UploadStuckException) && Upload.mayBeStored(failure);
+    }
+
+    /**
      * Starts deleting what an upload stored ({@code stored}) or may have stored (its key). With {@code awaited}, the
      * batch reports its result only after this first try.
      */
@@ -71,16 +83,12 @@ final class Rollbacks {
         if (failure == null) {
             pending--;
             batch.background--;
-            batch.deleted(call.upload, call.stored, effects);
+            batch.settlement.deleted(call.upload, call.stored, effects);
+        } else if (!engine.stopping && System.nanoTime() < call.deadline) {
+            batch.settlement.stillDeleting(call.upload, failure, call.awaited);
+            retryLater(call, failure, effects);
         } else {
-            if (call.awaited) {
-                batch.notDeleted(call.upload, failure);
-            }
-            if (!engine.stopping && System.nanoTime() < call.deadline) {
-                retryLater(call, failure, effects);
-            } else {
-                giveUp(call, failure, effects);
-            }
+            giveUp(call, failure, effects);
         }
         batch.checkDone(effects);
         batch.checkSettled(effects);
@@ -94,8 +102,8 @@ final class Rollbacks {
         Batch batch = call.batch;
         effects.add(() -> {
             if (call.tries == 1) {
-                Engine.LOG.warn("uploader '{}': could not delete {} to undo {}; trying again until the rollback"
-                        + " deadline of {}: {}", engine.name, SafeText.quote(call.key), batch,
+                Engine.LOG.warn("uploader '{}': could not delete {} ({} of {}); trying again until the rollback"
+                        + " deadline of {}: {}", engine.name, SafeText.quote(call.key), call.describe(), batch,
                         engine.config.rollbackDeadline(), SafeText.describe(failure));
             }
             InContext.run(batch.context, () -> batch.listener.rollbackRetried(event, failure, Duration.ofNanos(pause)));
@@ -135,15 +143,15 @@ final class Rollbacks {
     private void giveUp(DeleteCall call, Throwable failure, Effects effects) {
         pending--;
         Batch batch = call.batch;
-        batch.deletesAbandoned = true;
+        batch.settlement.deleteGivenUp(call.upload, failure);
         batch.background--;
         UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
         boolean closed = engine.stopping;
         effects.add(() -> {
-            Engine.LOG.error("uploader '{}': gave up deleting {} to undo {} after {} tries{}; the storage may still"
+            Engine.LOG.error("uploader '{}': gave up deleting {} ({} of {}) after {} tries{}; the storage may still"
                     + " hold what it stored there, and something else must remove it: {}", engine.name,
-                    SafeText.quote(call.key), batch, call.tries, closed ? " (the uploader closed)"
+                    SafeText.quote(call.key), call.describe(), batch, call.tries, closed ? " (the uploader closed)"
                             : " (rollback deadline passed)", SafeText.describe(failure));
             InContext.run(batch.context, () -> {
                 batch.listener.rollbackAbandoned(event, failure);

@@ -3,17 +3,20 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.support.SafeText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 /**
  * How an uploader closes: it takes no new batch; lets running batches and rollbacks finish within the grace period;
  * then cancels the batches still running (rolling them back under all-or-nothing) and gives them two stop timeouts to
  * finish: one for cancelled calls to stop (or be given up on), one for the first try of their deletes. Whatever is left
- * after that (deletes waiting for another try, calls that do not return) is given up and reported, every batch is
- * complete, and the threads are stopped. Returns within the grace period plus two stop timeouts (plus the time
+ * after that (deletes waiting for another try, calls that do not return) is given up and reported, by name, every batch
+ * is complete and settled, and the threads are stopped; a thread stuck in a call it abandoned is a daemon thread, which
+ * does not keep the JVM from exiting. Returns within the grace period plus two stop timeouts (plus the time
  * listeners and the storage take to return from calls that do not block). Changes when the way an uploader closes
  * changes.
  */
@@ -88,6 +91,35 @@ final class Shutdown {
             Engine.LOG.error("uploader '{}' closed while batches had not completed: {}; please report this",
                     engine.name, left);
         }
+        abandonStuck();
+    }
+
+    /**
+     * Calls given up on that have not returned are not waited for any more: their attachments may be stored
+     * (POSSIBLY_STORED), their batches settle now, and the log names each one.
+     */
+    private void abandonStuck() {
+        List<Call> stuck = engine.dispatcher.call(effects -> {
+            List<Call> calls = new ArrayList<>(engine.abandoned);
+            for (Call call : calls) {
+                call.batch.abandonedAtClose(call, effects);
+            }
+            return calls;
+        });
+        if (!stuck.isEmpty()) {
+            Engine.LOG.error("uploader '{}' closed and abandoned {} call(s) to the storage that did not return: {};"
+                    + " the storage may hold something under their keys (their results say POSSIBLY_STORED), and"
+                    + " something else must remove it (a call that returns after all has what it stored deleted,"
+                    + " once){}", engine.name, stuck.size(),
+                    stuck.stream().map(Shutdown::name).collect(Collectors.joining("; ")),
+                    engine.ownExecutor != null ? "; the uploader's threads are daemon threads and do not keep the JVM"
+                            + " from exiting" : "; they hold threads of the application's executor");
+        }
+    }
+
+    private static String name(Call call) {
+        return (call instanceof DeleteCall ? "deleting " : "uploading ") + call.describe() + " (key "
+                + SafeText.quote(call.key) + ") of " + call.batch;
     }
 
     private void stopThreads(long end) {
@@ -102,7 +134,8 @@ final class Shutdown {
                 }
                 if (!engine.threads.join(TimeUnit.MILLISECONDS.toNanos(100))) {
                     Engine.LOG.error("uploader '{}': some of its threads did not stop; {} calls to the storage are"
-                            + " stuck", engine.name, engine.dispatcher.read(() -> engine.stuck));
+                            + " stuck (named above); they are daemon threads, which do not keep the JVM from exiting",
+                            engine.name, engine.dispatcher.read(() -> engine.stuck));
                 }
             }
         } catch (InterruptedException e) {

@@ -32,8 +32,13 @@ final class Upload extends Call {
     /** The length it had when checked (-1: unknown): what the storage must send, exactly. */
     final long length;
     // Guarded by the dispatcher's lock:
-    /** Its outcome, once known; it changes only to say a rollback deleted it, until the batch finishes. */
+    /** Its outcome, once known; it changes only to say what a delete did, until the batch finishes. */
     @Nullable UploadResult result;
+    /**
+     * What a delete did after the batch finished (confirmed, still trying, given up): the settled result. The finished
+     * batch's result is built outside the lock from {@link #result}, which therefore no longer changes then.
+     */
+    @Nullable UploadResult later;
     /** The cancel it ended by, as it was when it was answered (a cancel coming later changes nothing). */
     Attempt.@Nullable Cancel cancel;
     /** Its place in its batch's list of uploads offered and not ended; -1 outside it. */

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The uploader's own threads: a named pool of platform threads, or virtual threads, and one timer thread. Every
- * thread it creates is tracked until it ends, so that {@link #join(long)} can make sure none is left behind.
+ * thread it creates is tracked until it ends, so that {@link #join(long)} can make sure none is left behind. All are
+ * daemon threads: a call to the storage that ignores interrupts, given up on at {@code close()}, cannot keep the JVM
+ * from exiting.
  *
  * <p>Threads start clean: they do not inherit the creating thread's inheritable thread-locals. Threads are created
  * lazily, from whichever thread submits work at that moment; inheriting would give every upload thread the first
@@ -85,7 +87,7 @@ final class UploadThreads {
         int threads = blockingStorage ? config.maxConcurrentUploads()
                 : Math.min(config.maxConcurrentUploads(), Math.max(2, Runtime.getRuntime().availableProcessors()));
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(config.maxConcurrentUploads()), tracked(Threads.platform(prefix, false)),
+                new LinkedBlockingQueue<>(config.maxConcurrentUploads()), tracked(Threads.platform(prefix, true)),
                 new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         return pool;

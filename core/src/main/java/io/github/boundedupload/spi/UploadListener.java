@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * and otherwise ignored: a listener cannot break an upload.
  *
  * <p>For every attachment of an admitted batch exactly one of {@link #uploadSucceeded}, {@link #uploadFailed} or
- * {@link #uploadSkipped} is called, then {@link #batchFinished} once for the batch.
+ * {@link #uploadSkipped} is called, then {@link #batchFinished} once for the batch, then {@link #batchSettled} once,
+ * when nothing of it runs in the background any more.
  */
 public interface UploadListener {
 
@@ -105,7 +106,7 @@ public interface UploadListener {
 
     /**
      * A stored object was deleted again (or could not be, and the uploader gave up) because its batch failed as a
-     * whole or was cancelled. Called once per object, when the storage confirmed the delete or the uploader gave up.
+     * whole or was cancelled, or because the upload was reported failed after all (a call that got stuck). Called once per object, when the storage confirmed the delete or the uploader gave up.
      *
      * @param upload the upload whose object it was
      * @param stored the object
@@ -116,7 +117,8 @@ public interface UploadListener {
     }
 
     /**
-     * A delete that undoes (part of) a failed batch failed, and is tried again after {@code retryIn}, until
+     * A delete that undoes (part of) a failed batch, or removes what an upload of unknown outcome may have stored,
+     * failed, and is tried again after {@code retryIn}, until
      * {@link io.github.boundedupload.UploaderConfig#rollbackDeadline()}.
      *
      * @param upload the upload whose object (or key) is to be deleted
@@ -155,5 +157,16 @@ public interface UploadListener {
      * @param took how long since the batch was submitted
      */
     default void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+    }
+
+    /**
+     * Nothing of the batch runs in the background any more: every delete it needed is confirmed or given up, every
+     * call that got stuck has returned (or the uploader closed). Called once per batch, after {@link #batchFinished},
+     * at once when there was nothing left to do; the same result as {@link BatchResult#settled()}.
+     *
+     * @param batch the batch
+     * @param result how each attachment ended, in input order: no {@code DELETING} any more
+     */
+    default void batchSettled(BatchEvent batch, BatchResult result) {
     }
 }

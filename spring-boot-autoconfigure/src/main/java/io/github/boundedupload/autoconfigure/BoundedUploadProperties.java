@@ -133,8 +133,9 @@ public class BoundedUploadProperties implements Validator {
     private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
 
     /**
-     * How long the deletes that undo a failed batch are retried, with growing pauses, while the storage does not
-     * confirm them (an outage, throttling). What still cannot be deleted then is logged as an error and counted.
+     * How long the deletes that undo a failed batch (or remove what an upload of unknown outcome may have stored) are
+     * retried, with growing pauses, while the storage does not confirm them (an outage, throttling). What still cannot
+     * be deleted then is logged as an error and counted.
      */
     private Duration rollbackDeadline = UploaderConfig.DEFAULT_ROLLBACK_DEADLINE;
 
@@ -143,6 +144,13 @@ public class BoundedUploadProperties implements Validator {
      * 'collect' lets every attachment run to its own end and reports each one.
      */
     private FailurePolicy failurePolicy = UploaderConfig.DEFAULT_FAILURE_POLICY;
+
+    /**
+     * Whether to leave what an upload of unknown outcome may have stored (its answer was lost and the storage could
+     * not be asked) in a batch that keeps what it stored ('collect'), reported as possibly stored. By default it is
+     * deleted, as a rollback deletes, so that a failed attachment means nothing is stored.
+     */
+    private boolean keepUnknownOutcomes = UploaderConfig.DEFAULT_KEEP_UNKNOWN_OUTCOMES;
 
     /**
      * Prefix of the storage keys chosen for attachments without an explicit key, which look like
@@ -300,6 +308,14 @@ public class BoundedUploadProperties implements Validator {
 
     public void setFailurePolicy(FailurePolicy failurePolicy) {
         this.failurePolicy = failurePolicy;
+    }
+
+    public boolean isKeepUnknownOutcomes() {
+        return keepUnknownOutcomes;
+    }
+
+    public void setKeepUnknownOutcomes(boolean keepUnknownOutcomes) {
+        this.keepUnknownOutcomes = keepUnknownOutcomes;
     }
 
     public String getKeyPrefix() {

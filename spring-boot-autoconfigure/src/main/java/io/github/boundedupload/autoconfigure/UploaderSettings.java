@@ -37,6 +37,7 @@ final class UploaderSettings {
                 .shutdownGracePeriod(properties.getShutdownGracePeriod())
                 .stopTimeout(properties.getStopTimeout())
                 .rollbackDeadline(properties.getRollbackDeadline())
-                .failurePolicy(properties.getFailurePolicy());
+                .failurePolicy(properties.getFailurePolicy())
+                .keepUnknownOutcomes(properties.isKeepUnknownOutcomes());
     }
 }

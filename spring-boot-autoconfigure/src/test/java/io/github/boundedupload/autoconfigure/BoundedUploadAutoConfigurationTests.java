@@ -89,6 +89,7 @@ class BoundedUploadAutoConfigurationTests {
             assertThat(config.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
             assertThat(config.stopTimeout()).isEqualTo(Duration.ofSeconds(5));
             assertThat(config.failurePolicy()).isEqualTo(defaults.failurePolicy());
+            assertThat(config.keepUnknownOutcomes()).isEqualTo(defaults.keepUnknownOutcomes()).isFalse();
             assertThat(config.executorType()).isEqualTo(defaults.executorType());
             assertThat(config.executor()).isEmpty();
             // The MDC, and the thread-locals of Micrometer's context-propagation, which these tests have on their
@@ -114,7 +115,8 @@ class BoundedUploadAutoConfigurationTests {
                 "bounded-upload.max-attachments-per-batch=20", "bounded-upload.rejection-policy=caller-runs",
                 "bounded-upload.block-timeout=3s", "bounded-upload.upload-timeout=1m",
                 "bounded-upload.batch-timeout=2m", "bounded-upload.shutdown-grace-period=0s",
-                "bounded-upload.failure-policy=collect", "bounded-upload.key-prefix=studies",
+                "bounded-upload.failure-policy=collect", "bounded-upload.keep-unknown-outcomes=true",
+                "bounded-upload.key-prefix=studies",
                 "bounded-upload.executor.type=platform", "bounded-upload.mdc.enabled=false",
                 "bounded-upload.local.root=" + elsewhere).run(context -> {
                     BoundedUploadProperties properties = context.getBean(BoundedUploadProperties.class);
@@ -134,6 +136,7 @@ class BoundedUploadAutoConfigurationTests {
                     assertThat(config.batchTimeout()).isEqualTo(Duration.ofMinutes(2));
                     assertThat(config.shutdownGracePeriod()).isZero();
                     assertThat(config.failurePolicy()).isEqualTo(FailurePolicy.COLLECT);
+                    assertThat(config.keepUnknownOutcomes()).isTrue();
                     assertThat(config.executorType()).isEqualTo(ExecutorType.PLATFORM);
                     assertThat(config.contextPropagator()).isNotSameAs(ContextPropagator.mdc());
                     assertThat(context.getBean(LocalFileUploader.class).root()).isEqualTo(elsewhere.toRealPath());

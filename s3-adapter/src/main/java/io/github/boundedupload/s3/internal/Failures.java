@@ -110,6 +110,10 @@ public final class Failures {
         if (t instanceof S3UploadException) {
             return unquoted(String.valueOf(t.getMessage()));
         }
+        ContentFailure content = ContentFailure.in(t);
+        if (content != null) {
+            return unquoted(String.valueOf(content.getMessage())); // not the SDK's wrapper and its attempt count
+        }
         return SafeText.describe(t);
     }
 

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
@@ -34,6 +35,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 final class Multipart {
 
     private static final Logger LOG = Upload.LOG;
+    /** Aborts of one upload whose parts were cut off, at most (see {@link #afterFailedMultipart}). */
+    private static final int MAX_ABORTS = 3;
 
     private final Upload upload;
 
@@ -54,7 +57,8 @@ final class Multipart {
 
     private CompletableFuture<StoredObject> uploadParts(Parts.PartSource source, String uploadId) {
         AtomicBoolean completing = new AtomicBoolean();
-        return new PartPump(source, uploadId).run().thenCompose(parts -> {
+        PartPump pump = new PartPump(source, uploadId);
+        return pump.run().thenCompose(parts -> {
             completing.set(true);
             return upload.track(upload.ops.complete(CompleteMultipartUploadRequest.builder()
                     .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
@@ -64,7 +68,7 @@ final class Multipart {
                 ? upload.keep(upload.stored(source.bytes(), done.eTag(), done.versionId(), Digest.pick(upload.algorithm,
                         done::checksumCRC32, done::checksumCRC32C, done::checksumSHA1, done::checksumSHA256)))
                 : afterFailedMultipart(uploadId, failure, completing.get() && !Failures.refused(failure),
-                        source.bytes()))
+                        pump.cut(), source.bytes()))
                 .thenCompose(Function.identity());
     }
 
@@ -81,12 +85,19 @@ final class Multipart {
                 upload.abortUploadsSince(asked, failure, "starting the multipart upload failed"));
     }
 
+    /**
+     * Aborts the upload. When a part's request was cut off ({@code partsCut}: it failed, or was cancelled, with its
+     * body perhaps still on its way), S3 may still be storing that part after the abort: as S3's own documentation of
+     * AbortMultipartUpload says, "it might be necessary to abort a given multipart upload multiple times". Then,
+     * after the settle time, abort again until S3 no longer knows the upload (seen on versitygw, where a late part
+     * brought an aborted upload back).
+     */
     private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
-            boolean mayHaveCompleted, long size) {
-        return upload.ops.cleanup(() -> upload.ops.abort(AbortMultipartUploadRequest.builder()
-                .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
-                .overrideConfiguration(Upload.CLEANUP).build()))
-                .handle((aborted, abortFailure) -> {
+            boolean mayHaveCompleted, boolean partsCut, long size) {
+        return abort(uploadId).handle((aborted, abortFailure) -> {
+                    if (abortFailure == null && partsCut && !mayHaveCompleted) {
+                        return abortAgain(uploadId, failure, MAX_ABORTS - 1);
+                    }
                     if (abortFailure == null && mayHaveCompleted) {
                         // Aborted while S3 may have been completing it: a server that does not make the two exclusive
                         // (LocalStack does not) then stores the object and confirms the abort. Look once the
@@ -102,14 +113,38 @@ final class Multipart {
                         // Nobody else knows the upload id: it is gone because CompleteMultipartUpload worked.
                         return storedAfterAll(failure, size, false);
                     }
-                    LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
-                            + " until it is aborted, for example by a lifecycle rule", upload.settings.bucket(),
-                            upload.key, uploadId, Failures.describe(abortFailure));
-                    return CompletableFuture.<StoredObject>failedFuture(Failures.upload(upload.settings, upload.key,
-                            upload.request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
-                                    + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): "
-                                    + Failures.describe(abortFailure)));
+                    return notAborted(uploadId, failure, Failures.describe(abortFailure));
                 }).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<AbortMultipartUploadResponse> abort(String uploadId) {
+        return upload.ops.cleanup(() -> upload.ops.abort(AbortMultipartUploadRequest.builder()
+                .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
+                .overrideConfiguration(Upload.CLEANUP).build()));
+    }
+
+    /** After the settle time, aborts again: S3 no longer knowing the upload means its parts are gone. */
+    private CompletableFuture<StoredObject> abortAgain(String uploadId, Throwable failure, int left) {
+        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE)).thenCompose(settled -> abort(uploadId))
+                .handle((aborted, abortFailure) -> {
+                    if (abortFailure != null && Failures.notFound(abortFailure)) {
+                        return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone
+                    }
+                    if (abortFailure == null && left > 1) {
+                        return abortAgain(uploadId, failure, left - 1); // a late part had brought it back
+                    }
+                    return notAborted(uploadId, failure, abortFailure != null ? Failures.describe(abortFailure)
+                            : "parts still arrived after " + MAX_ABORTS + " aborts");
+                }).thenCompose(Function.identity());
+    }
+
+    private CompletableFuture<StoredObject> notAborted(String uploadId, Throwable failure, String why) {
+        LOG.warn("s3://{}/{}: could not abort multipart upload {} ({}); its parts stay stored and billed"
+                + " until it is aborted, for example by a lifecycle rule", upload.settings.bucket(),
+                upload.key, uploadId, why);
+        return CompletableFuture.failedFuture(Failures.upload(upload.settings, upload.key,
+                upload.request.fileName(), failure, true, "the incomplete multipart upload " + uploadId
+                        + " could not be aborted (its parts MAY STILL BE STORED until the key is deleted): " + why));
     }
 
     /**
@@ -147,6 +182,7 @@ final class Multipart {
         private boolean exhausted;
         private @Nullable Throwable failure;
         private long sent;
+        private boolean cut;
 
         PartPump(Parts.PartSource source, String uploadId) {
             this.source = source;
@@ -156,6 +192,11 @@ final class Multipart {
         CompletableFuture<List<CompletedPart>> run() {
             drain();
             return done;
+        }
+
+        /** Whether a part's request failed or was cancelled: S3 may still be receiving it. */
+        synchronized boolean cut() {
+            return cut;
         }
 
         private void drain() {
@@ -223,6 +264,7 @@ final class Multipart {
                         synchronized (this) {
                             inFlight--;
                             if (error != null) {
+                                cut = true;
                                 // A part that fails once the upload is cancelled fails because of the cancel (its
                                 // thread was interrupted, perhaps in a file read): the cancel is the reason.
                                 if (failure == null) {

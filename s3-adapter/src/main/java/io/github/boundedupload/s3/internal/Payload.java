@@ -53,7 +53,7 @@ abstract class Payload {
             try {
                 return new PayloadStreams.Tracked(open(), length(), sent.begin(), strictEnd());
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw ContentFailure.passes(e) ? new UncheckedIOException(e) : ContentFailure.of(e);
             }
         }, length(), OCTET_STREAM);
     }
@@ -219,7 +219,11 @@ abstract class Payload {
         };
     }
 
-    /** Watches the buffers the HTTP client takes. */
+    /**
+     * Watches the buffers the HTTP client takes. Whatever the body's publisher fails with is its content's failure (a
+     * file gone or changed, a lie about the length, a source that broke off), which no retry fixes: the SDK is told so
+     * ({@link ContentFailure}).
+     */
     final AsyncRequestBody observed(AsyncRequestBody body) {
         return new AsyncRequestBody() {
             @Override
@@ -259,7 +263,7 @@ abstract class Payload {
                             if (subscription != null) {
                                 subscription.cancel();
                             }
-                            subscriber.onError(e);
+                            subscriber.onError(ContentFailure.of(e));
                             return;
                         }
                         subscriber.onNext(buffer);
@@ -268,7 +272,7 @@ abstract class Payload {
                     @Override
                     public void onError(Throwable failure) {
                         if (!failed) {
-                            subscriber.onError(failure);
+                            subscriber.onError(ContentFailure.signal(failure));
                         }
                     }
 

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The streams a {@link Payload} is read through, for one attempt: its length kept exactly (never read past, never
  * ended early), its bytes counted by {@link Sent} as they go out, opened lazily so that a failure to open is a
- * failure to read. Changes when what a body's stream guarantees changes.
+ * failure to read. What goes wrong with the content while it is read is a {@link ContentFailure}, which the SDK does
+ * not retry. Changes when what a body's stream guarantees changes.
  */
 final class PayloadStreams {
 
@@ -46,6 +47,17 @@ final class PayloadStreams {
 
         @Override
         public int read(byte[] buffer, int offset, int n) throws IOException {
+            try {
+                return checkedRead(buffer, offset, n);
+            } catch (IOException e) {
+                if (ContentFailure.passes(e)) {
+                    throw e;
+                }
+                throw ContentFailure.of(e);
+            }
+        }
+
+        private int checkedRead(byte[] buffer, int offset, int n) throws IOException {
             if (n == 0) {
                 return 0;
             }
@@ -102,7 +114,16 @@ final class PayloadStreams {
 
         private InputStream in() throws IOException {
             if (in == null) {
-                in = new Tracked(payload.open(), payload.length(), attempt, payload.strictEnd());
+                InputStream opened;
+                try {
+                    opened = payload.open();
+                } catch (IOException e) {
+                    if (ContentFailure.passes(e)) {
+                        throw e;
+                    }
+                    throw ContentFailure.of(e);
+                }
+                in = new Tracked(opened, payload.length(), attempt, payload.strictEnd());
             }
             return in;
         }

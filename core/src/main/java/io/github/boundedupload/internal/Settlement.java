@@ -1,0 +1,188 @@
+package io.github.boundedupload.internal;
+
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadStuckException;
+import io.github.boundedupload.spi.UploadEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@link Batch}'s background work (deletes confirmed, retried or given up; calls given up at close) does to its
+ * results after they were recorded, and the two reports of them: at the finish, where a result never says what is
+ * about to change (an object still being deleted is DELETING, not STORED), and once settled, when they are final
+ * ({@code BatchResult.settled()}). Changes when what a result says while its batch's background work runs changes.
+ * Guarded by the dispatcher's lock unless marked otherwise.
+ */
+final class Settlement {
+
+    private final Batch batch;
+    /** Completes once the batch is settled, with its final results: {@code BatchResult.settled()}. */
+    private final CompletableFuture<BatchResult> settledResult = new CompletableFuture<>();
+    /** Completes once the finished batch has been reported, so that its settled result is reported after it. */
+    private final CompletableFuture<Void> reported = new CompletableFuture<>();
+    /** The result reported at the finish; set before {@link #reported} completes. */
+    private volatile @Nullable BatchResult finishedResult;
+    /** Whether the results are final (settled, or given up at close): nothing changes them any more. */
+    private boolean resultsFinal;
+    /** Whether the batch was settled in the step that finished it: its first result is its settled one. */
+    private boolean settledAtFinish;
+
+    Settlement(Batch batch) {
+        this.batch = batch;
+    }
+
+    /** A delete was confirmed: the result says so, until the results are final. */
+    void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
+        UploadResult result = current(upload);
+        if (!resultsFinal && result != null) {
+            Attempt.Cancel cancel = upload.cancel;
+            Throwable failure = result.failure().orElse(null);
+            if (result.storedObject().isPresent()
+                    && (result.status() == Status.STORED || result.status() == Status.DELETING)) {
+                if (result.isStored()) {
+                    batch.stored--;
+                }
+                change(upload, result.deleted());
+            } else if ((result.status() == Status.FAILED || result.status() == Status.DELETING) && failure != null) {
+                // What it may have left is gone now. Stopped by a cancel: as the cancel says. (A call that got stuck
+                // stays failed: the user should hear that it got stuck.)
+                change(upload, cancel != null && !(failure instanceof UploadStuckException)
+                        ? UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
+                                cancel.reason())
+                        : UploadResult.notStored(upload.index, upload.attachment, upload.key, Status.FAILED, failure));
+            }
+        }
+        if (deleted != null) {
+            UploadEvent event = upload.event();
+            effects.add(() -> InContext.run(batch.context, () -> batch.listener.uploadRolledBack(event, deleted, null)));
+        }
+    }
+
+    /**
+     * A try of a delete failed and another follows: the result says the object is being deleted (never that it is
+     * stored), and, at the first try, why it is not deleted yet.
+     */
+    void stillDeleting(Upload upload, Throwable failure, boolean firstTry) {
+        UploadResult result = current(upload);
+        if (resultsFinal || result == null) {
+            return;
+        }
+        if (firstTry) {
+            result.failure().ifPresent(f -> {
+                if (f != failure) {
+                    f.addSuppressed(failure);
+                }
+            });
+        }
+        if (result.status() == Status.STORED || result.status() == Status.FAILED) {
+            if (result.isStored()) {
+                batch.stored--;
+            }
+            change(upload, result.deleting(failure));
+        }
+    }
+
+    /** A delete was given up: the result says the key may still hold what the upload stored. */
+    void deleteGivenUp(Upload upload, Throwable failure) {
+        batch.leftBehind = true;
+        UploadResult result = current(upload);
+        if (resultsFinal || result == null || result.status() == Status.DELETED
+                || result.status() == Status.POSSIBLY_STORED) {
+            return;
+        }
+        if (result.isStored()) {
+            batch.stored--;
+        }
+        change(upload, result.possiblyStored(failure));
+    }
+
+    /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
+    private static @Nullable UploadResult current(Upload upload) {
+        return upload.later != null ? upload.later : upload.result;
+    }
+
+    /** Changes an upload's result: the reported one until the batch finishes, the settled one afterwards. */
+    private void change(Upload upload, UploadResult result) {
+        if (batch.finished) {
+            upload.later = result;
+        } else {
+            upload.result = result;
+        }
+    }
+
+    /** A call given up at close: an upload's attachment may be stored when it returns (POSSIBLY_STORED). */
+    void abandoned(Call call, Effects effects) {
+        if (call instanceof Upload) {
+            Upload upload = (Upload) call;
+            UploadResult result = current(upload);
+            if (!resultsFinal && result != null
+                    && (result.status() == Status.FAILED || result.status() == Status.DELETING)) {
+                change(upload, result.possiblyStored(result.failure().orElseThrow()));
+            }
+        }
+        if (batch.finished) {
+            settle(effects);
+        }
+    }
+
+    /** Under the lock, as the batch finishes: whether nothing of it runs in the background any more. */
+    void finishing(boolean settledNow) {
+        settledAtFinish = settledNow;
+    }
+
+    /**
+     * Under the lock: the results are final from now on; the settled result is reported after the finished one (at
+     * once, by {@link #reportedFinished}, when the batch settled as it finished).
+     */
+    void settle(Effects effects) {
+        if (resultsFinal) {
+            return;
+        }
+        resultsFinal = true;
+        if (!settledAtFinish) {
+            effects.add(() -> reported.thenRun(() -> InContext.run(batch.context, this::reportSettled)));
+        }
+    }
+
+    /** Outside the lock, once settled: the final results (the finished ones, when nothing changed). */
+    private void reportSettled() {
+        BatchResult first = Objects.requireNonNull(finishedResult, "reported before settled");
+        List<UploadResult> results = new ArrayList<>(batch.uploads.length);
+        boolean changed = false;
+        for (Upload upload : batch.uploads) {
+            UploadResult result = Objects.requireNonNull(current(upload), "a settled batch has every result");
+            changed |= result != first.results().get(upload.index);
+            results.add(result);
+        }
+        BatchResult settled = changed ? new BatchResult(results) : first;
+        batch.listener.batchSettled(batch.event, settled);
+        settledResult.complete(settled);
+    }
+
+    /** Outside the lock, at the finish: the result reported, which promises the settled one when it may change. */
+    BatchResult finishedResult(List<UploadResult> results) {
+        BatchResult result = settledAtFinish ? new BatchResult(results)
+                : new BatchResult(results, settledResult.minimalCompletionStage());
+        finishedResult = result;
+        return result;
+    }
+
+    /** Outside the lock, once the finished batch was reported to listeners: it is its settled one too, if settled. */
+    void reportedFinished(BatchResult result) {
+        if (settledAtFinish) {
+            batch.listener.batchSettled(batch.event, result);
+            settledResult.complete(result);
+        }
+    }
+
+    /** Outside the lock, once the batch's future is complete: the settled result may be reported from now on. */
+    void afterReport() {
+        reported.complete(null);
+    }
+}
