@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One blob to upload: its file name, its {@link AttachmentContent content}, and optionally a content type, user
- * metadata and an explicit storage key. Immutable.
+ * metadata and an explicit storage key. Immutable. Changes when what describes one blob to upload changes.
  *
  * <p>The file name is a name, never a path: it is checked when the batch is submitted (see
  * {@link InvalidAttachmentException}), and becomes part of a storage key only through a {@link KeyStrategy}, which

@@ -13,7 +13,7 @@ import java.util.concurrent.Flow;
 
 /**
  * The bytes of an attachment, in a form that can be read again from the start for every attempt, so that storage
- * clients can retry.
+ * clients can retry. Changes when a new source of an attachment's bytes is supported.
  *
  * <p>Nothing here reads a whole file into memory: a {@link #ofPath(Path) path} is streamed from disk, a
  * {@link #ofStream(StreamOpener, long) stream} or a {@link #ofPublisher(PublisherOpener, long) publisher} is opened

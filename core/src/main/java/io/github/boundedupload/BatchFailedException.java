@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * A batch under {@link FailurePolicy#ALL_OR_NOTHING} failed: at least one attachment failed (or the batch was
  * stopped, for example by closing the uploader), the rest were cancelled, and what had been stored was deleted
  * again. The message names every failed attachment and why; the first failure is the cause, the others are
- * suppressed exceptions.
+ * suppressed exceptions. Changes when what a failed all-or-nothing batch reports changes.
  *
  * <p>STORED means stored and kept; every other status means nothing of it is stored once its background work has
  * completed ({@link #settled()}), and what was given up is reported; and no attachment of a failed batch is STORED.

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * How every attachment of a batch ended, in the order of the input. Immutable.
+ * How every attachment of a batch ended, in the order of the input. Immutable. Changes when what a finished batch
+ * reports changes.
  *
  * <p>STORED means stored and kept; every other status means that nothing of the attachment is stored once the batch's
  * background work has completed ({@link #settled()}), and what the uploader gave up on is reported.

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * Uploads batches of attachments concurrently, within bounds: uploads and bytes in flight, per batch and overall;
  * a bounded queue with a {@link RejectionPolicy}; timeouts; a {@link FailurePolicy}; context propagation; and
  * listeners for progress and metrics. Results come back in input order. Thread-safe; build one per storage and
- * share it; close it when the application stops.
+ * share it; close it when the application stops. Changes when what an application can ask of an uploader changes.
  *
  * <pre>{@code
  * try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(

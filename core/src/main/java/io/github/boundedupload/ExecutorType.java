@@ -1,6 +1,9 @@
 package io.github.boundedupload;
 
-/** Which threads the uploader creates for itself when no executor is supplied. */
+/**
+ * Which threads the uploader creates for itself when no executor is supplied. Changes when the uploader can create
+ * another kind of thread.
+ */
 public enum ExecutorType {
     /**
      * Virtual threads on a JVM where they do not pin their carrier in {@code synchronized} blocks (Java 24 and

@@ -1,6 +1,9 @@
 package io.github.boundedupload;
 
-/** What a batch does when one of its attachments fails. */
+/**
+ * What a batch does when one of its attachments fails. Changes when a batch gets another way to answer a failed
+ * attachment.
+ */
 public enum FailurePolicy {
     /**
      * The first failure stops the batch: attachments not yet started are cancelled, running ones are interrupted,

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * dangerous file name, an invalid key, too much content, too many attachments, duplicate keys, invalid metadata,
  * or a file that cannot be read. The message names every offending attachment by its number (counted from 1) and
  * name, and no setting: it may be shown to whoever sent the files. {@link #problems()} has the details for code.
+ * Changes when what a batch refused for its input reports changes.
  */
 public class InvalidAttachmentException extends UploadException {
 

@@ -7,7 +7,8 @@ import java.util.function.UnaryOperator;
  * A setting of a builder has a value it does not allow. The message is {@code "<setting> must be <allowed>, was
  * <value>"}; the parts are available separately, and the rule can be rendered with the names a framework gives the
  * settings ({@link #allowed(UnaryOperator)}: Spring Boot names the properties), so that nobody has to parse messages.
- * Thrown by {@link UploaderConfig.Builder#build()} and by the storage adapters' option builders.
+ * Thrown by {@link UploaderConfig.Builder#build()} and by the storage adapters' option builders. Changes when what a
+ * refused setting reports changes.
  */
 public class InvalidSettingException extends IllegalArgumentException {
 

@@ -8,6 +8,7 @@ import java.util.UUID;
 /**
  * Chooses the storage key of an attachment that has no {@link Attachment#key() explicit key}. File names reach a
  * key only through {@link #sanitize(String)}; whatever a strategy returns is still checked before any upload starts.
+ * Changes when the way keys are made from attachments changes.
  *
  * <pre>{@code
  * KeyStrategy.datedUuid("attachments")  // attachments/2026/11/22/0b6f...-Algorithm.png   (the default, with "")

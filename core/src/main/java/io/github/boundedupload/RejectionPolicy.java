@@ -2,7 +2,8 @@ package io.github.boundedupload;
 
 /**
  * What happens to a batch when the uploader's queue cannot take it
- * ({@link UploaderConfig#maxQueuedUploads()} would be exceeded). No policy drops attachments silently.
+ * ({@link UploaderConfig#maxQueuedUploads()} would be exceeded). No policy drops attachments silently. Changes when the
+ * uploader gets another way to answer a full queue.
  */
 public enum RejectionPolicy {
     /** The batch is refused at once with an {@link UploaderSaturatedException}; nothing is started. */

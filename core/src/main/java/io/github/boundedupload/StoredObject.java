@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the storage really holds after an upload: the key, where to find it, its size, and what the storage reported
  * to identify the bytes (ETag, checksum, version). Immutable; built by {@link io.github.boundedupload.spi.FileUploader}
- * implementations.
+ * implementations. Changes when what a stored object records changes.
  *
  * <pre>{@code
  * StoredObject.builder("2026/11/22/5f0c...-slides.pdf", 48213)

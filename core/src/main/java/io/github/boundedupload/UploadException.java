@@ -4,7 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The root of every exception this library throws. Unchecked. Messages name the uploader, the attachment and the
- * key where they matter, and never contain content, credentials or presigned URLs.
+ * key where they matter, and never contain content, credentials or presigned URLs. Changes when what every exception of
+ * this library shares changes.
  */
 public class UploadException extends RuntimeException {
 

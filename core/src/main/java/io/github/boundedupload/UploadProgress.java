@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One step of one attachment of a batch, for streams of progress ({@code ReactiveUploads.uploadAllWithProgress},
- * Kotlin's {@code uploadAllFlow}).
+ * Kotlin's {@code uploadAllFlow}). Changes when what a progress stream tells of an attachment's step changes.
  *
  * @param kind what happened
  * @param index the attachment's position in the batch

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How one attachment of a batch ended. Immutable.
+ * How one attachment of a batch ended. Immutable. Changes when what is reported of one attachment's end changes.
  *
  * <p>Every attachment of a batch ends in exactly one {@link Status}: there is no silent discard. A status is true when
  * it is reported and stays true: {@link Status#STORED} means stored and kept; every other status means that nothing of

@@ -6,7 +6,8 @@ package io.github.boundedupload;
  * {@code read()} ignores interrupts. The uploader no longer waits for it: the attachment fails with this exception,
  * the call's permit and bytes go to other uploads, and the call is counted in
  * {@link UploaderStats#stuckUploads()} until it returns. The object may still be stored when the call does return;
- * the uploader then deletes it, so that the attachment's reported outcome stays true.
+ * the uploader then deletes it, so that the attachment's reported outcome stays true. Changes when what is reported of
+ * a storage call that does not stop changes.
  */
 public class UploadStuckException extends UploadTimeoutException {
 

@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * An upload did not finish within {@link UploaderConfig#uploadTimeout()}, or did not finish (or start) before the
  * batch's deadline ({@link UploaderConfig#batchTimeout()}). Found as the {@link UploadResult#failure() failure} of
- * the attachment.
+ * the attachment. Changes when what a timed-out upload reports changes.
  */
 public class UploadTimeoutException extends UploadException {
 

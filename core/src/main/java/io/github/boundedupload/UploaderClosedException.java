@@ -2,7 +2,7 @@ package io.github.boundedupload;
 
 /**
  * The uploader is closed: it takes no new batch, and a batch still running after the close's grace period is
- * cancelled with this as the reason.
+ * cancelled with this as the reason. Changes when what a closed uploader reports changes.
  */
 public class UploaderClosedException extends UploadException {
 

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bounds and policies of a {@link ConcurrentAttachmentUploader}. Immutable; every value has a safe default,
- * published as a constant here so that documentation and code cannot drift apart.
+ * published as a constant here so that documentation and code cannot drift apart. Changes when an uploader's bounds or
+ * policies, or their defaults, change.
  *
  * <p>(A long file on purpose: every setting is a constant, a field, a documented accessor and a builder method, and
  * all of them in one place is where a reader looks for a setting.)

@@ -3,7 +3,8 @@ package io.github.boundedupload;
 /**
  * The uploader could not take a batch because its queue was full ({@link RejectionPolicy#ABORT} at once,
  * {@link RejectionPolicy#BLOCK} after waiting). Nothing of the batch was started. A web application usually
- * answers {@code 429 Too Many Requests} with a {@code Retry-After} header.
+ * answers {@code 429 Too Many Requests} with a {@code Retry-After} header. Changes when what a batch refused for a full
+ * queue reports changes.
  *
  * <p>Thrown on the hot path of an overloaded service, so it carries no stack trace.
  */

@@ -1,7 +1,8 @@
 package io.github.boundedupload;
 
 /**
- * A snapshot of what an uploader is doing, for gauges and health checks. Immutable.
+ * A snapshot of what an uploader is doing, for gauges and health checks. Immutable. Changes when what an uploader
+ * reports of its state changes.
  *
  * @param inFlightUploads uploads (and undo deletes) running now
  * @param queuedUploads uploads admitted and not yet started, and deletes waiting to be tried again

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * {@link RejectionPolicy#CALLER_RUNS}: the submitting thread as its batch's executor. The batch's calls queue here,
- * and the thread runs them one after another until the batch is done (back-pressure on whoever submits). Changes
- * when the way a caller runs its own batch changes.
+ * and the thread runs them one after another until the batch is done (back-pressure on whoever submits).
+ * Changes when the way a caller runs its own batch changes.
  */
 final class CallerRuns implements Executor {
 

@@ -19,12 +19,11 @@ import org.jspecify.annotations.Nullable;
  * The uploader's own threads: a named pool of platform threads, or virtual threads, and one timer thread. Every
  * thread it creates is tracked until it ends, so that {@link #join(long)} can make sure none is left behind. All are
  * daemon threads: a call to the storage that ignores interrupts, given up on at {@code close()}, cannot keep the JVM
- * from exiting.
+ * from exiting. Changes when the kinds of threads an uploader makes change.
  *
  * <p>Threads start clean: they do not inherit the creating thread's inheritable thread-locals. Threads are created
  * lazily, from whichever thread submits work at that moment; inheriting would give every upload thread the first
- * caller's MDC (SLF4J's {@code BasicMDCAdapter}, log4j2 when configured so) or security context for good. Changes
- * when the kinds of threads an uploader makes change.
+ * caller's MDC (SLF4J's {@code BasicMDCAdapter}, log4j2 when configured so) or security context for good.
  */
 final class UploadThreads {
 

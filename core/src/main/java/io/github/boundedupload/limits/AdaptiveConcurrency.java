@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
  * An adaptive concurrency limit on Netflix's concurrency-limits library: the number of uploads in flight grows while
  * the storage answers as fast as it does unloaded, and shrinks when its answers slow down, or when it times out, asks
  * to slow down (S3's 503 {@code SlowDown}) or drops connections. It is never above the uploader's
- * {@code maxConcurrentUploads}: that stays the hard limit.
+ * {@code maxConcurrentUploads}: that stays the hard limit. Changes when the adaptive limit's algorithm or its default
+ * settings change.
  *
  * <pre>{@code
  * UploaderConfig.builder()

@@ -12,7 +12,7 @@ import java.util.function.IntFunction;
  * A latency-based limit of concurrency-limits, windowed ({@link WindowedLimit}), that measures the unloaded latency
  * the way TCP BBR's ProbeRTT state does: now and then it lowers the limit to half for a moment, takes the mean latency
  * of {@link #PROBE_SAMPLES} uploads started under that cap, and gives it to a fresh copy of the algorithm (built at the
- * limit reached so far) as its unloaded latency.
+ * limit reached so far) as its unloaded latency. Changes when the way the unloaded latency is measured changes.
  *
  * <p>Why: Vegas and Gradient compare the latency now with the lowest they have seen. An algorithm started past the
  * storage's knee never sees the unloaded latency, so it sees no queue and stays there (Vegas from 32 stayed at 25 where

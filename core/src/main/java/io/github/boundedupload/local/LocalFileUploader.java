@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * (no {@code ..} or empty segments, no backslashes, no leading {@code /}), and for upload, delete and
  * {@link #resolve(String)} alike the real path of the key (its deepest existing part, the file itself when it exists)
  * must lie inside the root's real path: a symbolic link inside the root that leads out of it is refused, as a
- * directory on the way or as the file itself.
+ * directory on the way or as the file itself. Changes when the way objects are kept as files changes.
  *
  * <p>What this cannot promise: the check and the file operation are two steps, so someone who can write inside the
  * root and swaps a directory for a symbolic link between them can still redirect one operation. Give only this

@@ -10,7 +10,8 @@ import java.util.Objects;
  * tracing span; Spring Security's context; whatever the application registered with its {@code ContextRegistry})
  * from the submitting thread to the upload threads, and restores theirs afterwards. Combine it with the MDC:
  * {@code ContextPropagator.of(ContextPropagator.mdc(), new ContextSnapshotPropagator())} (the Spring Boot starter
- * does, when {@code io.micrometer:context-propagation} is on the class path).
+ * does, when {@code io.micrometer:context-propagation} is on the class path). Changes when the way Micrometer's context
+ * snapshots are taken and restored changes.
  */
 public final class ContextSnapshotPropagator implements ContextPropagator {
 

@@ -31,7 +31,8 @@ import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Publishes what an uploader does as Micrometer meters, every one tagged with {@code uploader} (its name):
+ * Publishes what an uploader does as Micrometer meters, every one tagged with {@code uploader} (its name). Changes when
+ * a meter, its tags or what it measures change. The meters:
  *
  * <table>
  * <caption>Meters</caption>

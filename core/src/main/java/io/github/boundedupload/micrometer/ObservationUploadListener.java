@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A Micrometer {@link Observation} per batch and per upload, so that an application with tracing gets a span per
  * batch under the span of the request that submitted it, and a span per upload under its batch (whichever thread
- * runs it); and, with Micrometer's default handler, timers of the same names.
+ * runs it); and, with Micrometer's default handler, timers of the same names. Changes when the observations or their
+ * key values change.
  *
  * <table>
  * <caption>Observations</caption>

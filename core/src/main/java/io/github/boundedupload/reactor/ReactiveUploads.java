@@ -13,7 +13,8 @@ import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 
 /**
- * A batch as a {@link Mono}, for WebFlux handlers and other Reactor pipelines.
+ * A batch as a {@link Mono}, for WebFlux handlers and other Reactor pipelines. Changes when the way a batch is offered
+ * to Reactor changes.
  *
  * <pre>{@code
  * return ReactiveUploads.uploadAll(uploader, attachments)

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The storage, for clients that do not block (for example the AWS SDK's {@code S3AsyncClient}): an upload holds one
  * of the uploader's permits until its future completes, but no thread. 500 uploads of two seconds each then finish
- * in about two seconds with a handful of threads.
+ * in about two seconds with a handful of threads. Changes when what the uploader asks of a non-blocking storage
+ * changes.
  *
  * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. When the uploader
  * gives up on an upload (timeout, stopped batch, close), it completes the request's

@@ -1,7 +1,8 @@
 package io.github.boundedupload.spi;
 
 /**
- * Which batch an {@link UploadListener} callback is about. Immutable.
+ * Which batch an {@link UploadListener} callback is about. Immutable. Changes when what a listener learns about a batch
+ * changes.
  */
 public final class BatchEvent {
 

@@ -5,6 +5,7 @@ package io.github.boundedupload.spi;
  * {@link io.github.boundedupload.UploaderConfig#maxConcurrentUploads()}, which it never exceeds. The uploader reports
  * every upload that ran to its end (not those its batch cancelled) and asks for the limit before it starts the next.
  * {@code io.github.boundedupload.limits.AdaptiveConcurrency} implements it with Netflix's concurrency-limits.
+ * Changes when what the uploader tells an adaptive limit, or asks of it, changes.
  *
  * <p>Implementations must be thread-safe and quick.
  */

@@ -10,7 +10,8 @@ import org.slf4j.MDC;
 
 /**
  * Carries thread-local context (logging MDC, tracing, security) from the thread that submits a batch to the threads
- * that upload it, and removes it again afterwards. The default is {@link #mdc()}.
+ * that upload it, and removes it again afterwards. The default is {@link #mdc()}. Changes when the way context is
+ * captured, applied and restored changes.
  *
  * <pre>{@code
  * ContextPropagator tenant = () -> {

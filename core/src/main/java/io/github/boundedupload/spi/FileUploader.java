@@ -7,7 +7,8 @@ import java.io.IOException;
  * The storage, seen from a thread that may block: stores one blob under a key, and deletes a key again.
  * {@link io.github.boundedupload.ConcurrentAttachmentUploader} calls it from its own bounded threads, one upload
  * per thread at a time. For a storage client that does not block, implement {@link AsyncFileUploader} instead: then
- * uploads in flight are bounded by permits, not by threads.
+ * uploads in flight are bounded by permits, not by threads. Changes when what the uploader asks of a blocking storage
+ * changes.
  *
  * <p>Implementations must be thread-safe, must read the content only through {@link UploadRequest#openStream()} or
  * {@link UploadRequest#content()} (opening it again for every attempt), and should stop when the calling thread is

@@ -5,7 +5,8 @@ import io.github.boundedupload.support.SafeText;
 import java.util.Objects;
 
 /**
- * Which upload an {@link UploadListener} callback is about. Immutable.
+ * Which upload an {@link UploadListener} callback is about. Immutable. Changes when what a listener learns about an
+ * upload changes.
  */
 public final class UploadEvent {
 

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * A durable record of what batches may write, so that what a batch stored is removed even when the process that ran
  * it dies, or when the caller's own transaction rolls back after the upload. Without a journal, an uploader undoes
- * failed batches from memory, which holds only while the JVM lives.
+ * failed batches from memory, which holds only while the JVM lives. Changes when what the uploader tells a journal
+ * about a batch changes.
  *
  * <p>The uploader calls {@link #begin} before a batch writes its first byte, and then exactly one of the entry's
  * methods, or none when the process dies first: then the journal undoes the batch itself once its lease has passed.

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Receives what the uploader does, for progress display, logging and metrics. Every method does nothing by default;
  * implement the ones you need. {@code io.github.boundedupload.micrometer.MicrometerUploadListener} is one
- * implementation.
+ * implementation. Changes when the uploader reports a new kind of event.
  *
  * <p>Callbacks run on the uploader's threads (or the storage client's completion threads) with the submitting
  * thread's context (MDC) applied. They must be quick and must not block. An exception thrown by a callback is logged

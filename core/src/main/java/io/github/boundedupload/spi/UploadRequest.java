@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One upload as a {@link FileUploader} sees it: the checked key, the attachment, the resolved content type, and the
- * time it has. Immutable.
+ * time it has. Immutable. Changes when what a storage is given for one upload changes.
  *
  * <pre>{@code
  * // in a FileUploader

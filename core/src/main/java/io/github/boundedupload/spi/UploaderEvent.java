@@ -8,7 +8,7 @@ import java.util.function.Supplier;
  * Which uploader an {@link UploadListener} hears about when it is created and closed: its name, its bound of uploads
  * in flight, whether the executor it runs uploads on is its own, and what it is doing now, read afresh at each call
  * of {@link #stats()} (for gauges). A value the listener holds instead of the uploader itself, so that the SPI needs
- * nothing of the uploader's API.
+ * nothing of the uploader's API. Changes when what a listener learns about an uploader changes.
  */
 public final class UploaderEvent {
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The pauses between tries of something that is tried until it succeeds (a delete that undoes an upload, a
  * compensation, a deferred upload): the first pause, doubling with each failed try up to the longest, each drawn
  * between half and all of that ("equal jitter"), so that many tries that failed together do not come back in step.
+ * Changes when how long to pause between tries changes.
  *
  * <pre>{@code
  * Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(30));

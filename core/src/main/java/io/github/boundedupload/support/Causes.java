@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * Walking a failure's chain of causes, the one way this library does it: what a failure is underneath the wrappers
  * futures add, and whether it, or something it was caused by, is of a kind (an interrupt, a cancellation, a request to
  * slow down). Storages wrap what happened to them in exceptions of their own, so the kind is found by looking down the
- * chain, never at the outermost exception alone.
+ * chain, never at the outermost exception alone. Changes when a new kind of failure must be found in a chain of causes.
  *
  * <pre>{@code
  * boolean stoppedByUs = Causes.any(failure, t -> Causes.isInterrupt(t) || t instanceof CancellationException);

@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What this library accepts as a storage key and as a file name, checked before any upload starts: the rules a
- * storage adapter may rely on, and check again itself (the local storage does, before it touches the disk). Changes
- * when what a key or a file name may be changes.
+ * storage adapter may rely on, and check again itself (the local storage does, before it touches the disk).
+ * Changes when what a key or a file name may be changes.
  *
  * <pre>{@code
  * String problem = Keys.keyProblem(key);

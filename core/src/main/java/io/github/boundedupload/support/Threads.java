@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Threads for work a storage adapter splits off an upload (the parts of a multipart upload, for example) without a
  * pool of its own: a thread per task, virtual where the JDK has them. Compiled for Java 17, so the virtual threads of
- * Java 21 are reached by method handles.
+ * Java 21 are reached by method handles. Changes when the way an adapter's split-off work gets a thread changes.
  *
  * <p>No thread inherits the creating thread's inheritable thread-locals: threads are created from whichever thread
  * asks at that moment, and would otherwise carry its MDC or security context into unrelated work.

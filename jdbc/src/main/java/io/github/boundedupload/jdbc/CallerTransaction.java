@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * transaction commits, the objects are kept with the application's own rows; if it rolls back, or the process dies
  * before it commits, the journal removes them. The default, {@link #named()}, finds the connection a caller named with
  * {@link JdbcUploadJournal#inTransaction}; the Spring Boot starter supplies one for Spring-managed transactions.
+ * Changes when what the journal needs to know of the caller's transaction changes.
  */
 public interface CallerTransaction {
 

@@ -4,7 +4,8 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One attachment handed to {@link DeferredUploads}, and where it stands.
+ * One attachment handed to {@link DeferredUploads}, and where it stands. Changes when what is recorded of a deferred
+ * attachment changes.
  *
  * @param batchId the deferred batch
  * @param index its position in the batch

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A batch {@link DeferredUploads} accepted: its id, to ask where its attachments stand, and the keys they will be
- * stored under, in input order.
+ * stored under, in input order. Changes when what a caller learns of an accepted deferred batch changes.
  *
  * @param id the batch's id
  * @param keys the keys, in input order

@@ -25,7 +25,7 @@ import java.util.UUID;
  * database alone. The uploads then run in the background on the same bounded uploader (its bounds, threads, metrics and
  * journal), on whichever instance of the application is alive, retried with backoff until they are stored or their
  * deadline passes; each attachment ends {@code STORED} or {@code FAILED} with its reason, and the
- * {@link DeferredUploadListener} hears it once.
+ * {@link DeferredUploadListener} hears it once. Changes when what the application can ask of deferred uploads changes.
  *
  * <pre>{@code
  * DeferredUploads deferred = DeferredUploads.builder(journal, uploader).build();

@@ -25,7 +25,8 @@ import javax.sql.DataSource;
  * when there is one; a batch whose lease ends unsettled (its process died, or its caller rolled back) is removed by a
  * durable compensation task, retried with backoff until the storage confirms, by whichever instance is alive. Tasks
  * run on db-scheduler, in a table of their own ({@code bounded_upload_task}); every instance of the application
- * shares the journal's tables and runs compensations for any of them.
+ * shares the journal's tables and runs compensations for any of them. Changes when the journal's settings, status or
+ * lifetime change.
  *
  * <pre>{@code
  * FileUploader storage = S3FileUploader.builder(s3, "attachments").build();

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The journal's meters, read from {@link JdbcUploadJournal#status()} at most once per {@code refresh} (one query on
- * the database), tagged {@code instance}:
+ * the database), tagged {@code instance}. Changes when a journal meter, or what it measures, changes. The meters:
  * <ul>
  *   <li>{@code bounded.upload.journal.batches.unsettled}: batches neither kept nor removed yet, on every instance;</li>
  *   <li>{@code bounded.upload.journal.batches.oldest.age} (seconds): how long ago the oldest of them began;</li>

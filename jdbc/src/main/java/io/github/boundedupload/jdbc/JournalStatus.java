@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the journal holds now, for every instance sharing its database, and what this instance's compensations did
- * since it started.
+ * since it started. Changes when what the journal reports of its state changes.
  *
  * @param unsettledBatches batches that may have written objects and are neither kept nor removed yet
  * @param compensationsPending batches being removed (a compensation task runs or waits for its next try)

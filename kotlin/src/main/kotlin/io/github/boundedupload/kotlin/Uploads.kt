@@ -1,5 +1,5 @@
 /**
- * Kotlin coroutines for bounded-upload.
+ * Kotlin coroutines for bounded-upload. Changes when the way Kotlin code awaits or collects a batch changes.
  *
  * ```kotlin
  * val result: BatchResult = uploader.awaitUploadAll(attachments)   // suspends; never blocks the caller's thread

@@ -32,7 +32,8 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 /**
  * An {@link AsyncFileUploader} on the non-blocking {@link S3AsyncClient}: {@code upload} returns at once, and an
  * upload holds no thread while it waits for S3. Cancelling its future aborts the requests in flight, aborts a
- * multipart upload, and deletes an object S3 stored just before the cancel came.
+ * multipart upload, and deletes an object S3 stored just before the cancel came. Changes when what the non-blocking S3
+ * storage offers its callers changes.
  *
  * <p><b>Permits and the connection pool.</b> At most {@link S3UploadOptions#maxConcurrency()} requests are in flight
  * at once; the rest wait in this uploader's queue, without a thread, for as long as their upload may take. Set it to

@@ -22,7 +22,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * calling thread (the uploader's), one PutObject up to the multipart threshold, a multipart upload above it with up
  * to {@link S3UploadOptions#partsInFlight()} parts sent at once, each on a thread of its own (virtual on Java 21 and
  * later, else a daemon thread; never a pool) while the calling thread waits. With {@code partsInFlight(1)} parts go
- * one after another on the calling thread, and the uploader starts no threads. It never closes the client.
+ * one after another on the calling thread, and the uploader starts no threads. It never closes the client. Changes when
+ * what the blocking S3 storage offers its callers changes.
  *
  * <p>Interrupting the calling thread stops the upload (the core interrupts on timeout and cancel); a multipart
  * upload is then aborted before {@code upload} returns. At most {@link S3UploadOptions#maxConcurrency()} requests

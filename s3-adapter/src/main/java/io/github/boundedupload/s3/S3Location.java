@@ -14,7 +14,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
 /**
  * What an upload reports as its {@link io.github.boundedupload.StoredObject#location() location}: the object's URL
  * in the client's own addressing style, in path style or virtual-host style, or a presigned GET URL that expires.
- * All are computed locally; none costs a request.
+ * All are computed locally; none costs a request. Changes when a new way to report an object's location is offered.
  *
  * <pre>{@code
  * S3Location.objectUrl()                                        // as the client addresses the bucket (default)

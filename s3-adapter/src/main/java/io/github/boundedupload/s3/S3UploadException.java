@@ -17,7 +17,7 @@ import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 /**
  * An S3 upload or delete failed. Carries what is needed to act on it: the bucket and key, the attachment's file
  * name, the HTTP status and S3 error code when S3 answered, and the SDK's exception as the cause. Messages never
- * contain credentials, presigned URLs or content.
+ * contain credentials, presigned URLs or content. Changes when what a failed S3 call reports changes.
  *
  * <p>When the request's fate is unknown (the connection broke after the whole content was sent, and S3 could not be
  * asked afterwards), {@link #mayBeStored()} says so: the object may exist although the upload failed.

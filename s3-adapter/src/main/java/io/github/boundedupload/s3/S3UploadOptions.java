@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
 /**
  * How {@link S3FileUploader} and {@link S3AsyncFileUploader} store objects: multipart sizes, concurrency, checksum,
  * headers, encryption and the location they report. Immutable; every value has a default, published as a constant.
+ * Changes when an S3 upload setting, or its default, changes.
  *
  * <p>(A long file on purpose: every setting is a constant, a field, a documented accessor and a builder method, and
  * all of them in one place is where a reader looks for a setting.)

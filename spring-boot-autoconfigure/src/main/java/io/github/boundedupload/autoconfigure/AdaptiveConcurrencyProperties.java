@@ -3,6 +3,7 @@ package io.github.boundedupload.autoconfigure;
 /**
  * Settings of the adaptive limit on uploads in flight: the default of
  * {@link io.github.boundedupload.limits.AdaptiveConcurrency#create(int, int)}, on Netflix concurrency-limits.
+ * Changes when the adaptive limit gets another setting.
  */
 public class AdaptiveConcurrencyProperties {
 

@@ -5,7 +5,8 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 /**
  * Records that a bean uses another it got from an {@code ObjectProvider} (which, unlike a plain parameter, registers no
  * dependency), so that Spring closes the user before the used: the uploader before its storage, the storage before the
- * application's client. Creation order alone gives the same order almost always; this makes it certain.
+ * application's client. Creation order alone gives the same order almost always; this makes it certain. Changes when
+ * the way a bean's use of another is recorded changes.
  */
 final class BeanDependencies {
 

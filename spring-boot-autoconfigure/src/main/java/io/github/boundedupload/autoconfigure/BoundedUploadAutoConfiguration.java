@@ -15,7 +15,8 @@ import org.springframework.core.env.Environment;
  * is set; else the local filesystem when {@code bounded-upload.local.root} is; else start-up fails, naming what to
  * set), the {@code UploaderConfig}, and the uploader, which is closed gracefully when the context closes. Every bean
  * backs off when the application defines its own; {@code bounded-upload.enabled=false} turns all of it off. A key
- * under {@code bounded-upload.*} that is no property fails start-up, naming the nearest one.
+ * under {@code bounded-upload.*} that is no property fails start-up, naming the nearest one. Changes when the parts of
+ * the auto-configuration or their order change.
  *
  * <p>By default the uploader creates and owns its threads: a pool sized to {@code max-concurrent-uploads} (or
  * virtual threads), named {@code bounded-upload-<name>-N}, used for nothing else, and stopped by the uploader's

@@ -6,7 +6,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 /**
  * Turns an {@link UploaderSetupException} into a start-up report with a description and an action, instead of a
  * stack trace. (Invalid {@code bounded-upload.*} values are reported by Spring Boot's own binding analyzers, which
- * name the property, its origin and the allowed values.)
+ * name the property, its origin and the allowed values.) Changes when the start-up report of a setup failure changes.
  */
 class BoundedUploadFailureAnalyzer extends AbstractFailureAnalyzer<UploaderSetupException> {
 

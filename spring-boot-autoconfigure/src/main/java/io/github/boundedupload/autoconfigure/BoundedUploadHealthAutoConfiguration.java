@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Import;
  * With several uploader beans, {@code boundedUpload} is a composite with one indicator per uploader, named after its
  * bean, reporting its state, load and limits (no storage check: an uploader does not reveal its storage).
  * Spring Boot's switch turns it off: {@code management.health.bounded-upload.enabled=false} (or
- * {@code management.health.defaults.enabled=false}).
+ * {@code management.health.defaults.enabled=false}). Changes when the way health indicators are contributed changes.
  */
 @AutoConfiguration(after = BoundedUploadAutoConfiguration.class)
 @ConditionalOnClass(ConcurrentAttachmentUploader.class)

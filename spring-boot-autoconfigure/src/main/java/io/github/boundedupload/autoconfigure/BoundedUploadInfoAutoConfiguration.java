@@ -20,7 +20,8 @@ import org.springframework.context.annotation.Import;
 /**
  * Contributes {@code boundedUpload} to {@code /actuator/info} when Actuator is on the class path (its
  * {@code InfoContributor}, the same type in Spring Boot 3 and 4): the uploader's name and the storage it writes to, so
- * that which storage a running instance uses is one request away.
+ * that which storage a running instance uses is one request away. Changes when what the info endpoint shows of the
+ * uploaders changes.
  *
  * <pre>{@code
  * "boundedUpload": {

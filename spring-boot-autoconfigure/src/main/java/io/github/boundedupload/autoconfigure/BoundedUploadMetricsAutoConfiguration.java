@@ -21,7 +21,7 @@ import org.springframework.context.annotation.Import;
  * pool) to the application's {@link MeterRegistry}, through a {@link MicrometerUploadListener} bean that the uploader
  * picks up like any other {@code UploadListener} bean. Needs Micrometer and a {@code MeterRegistry} bean (Spring
  * Boot's metrics auto-configuration provides one with Actuator); {@code bounded-upload.metrics.enabled=false} turns
- * it off.
+ * it off. Changes when the way the uploader's meters and observations are wired changes.
  */
 @AutoConfiguration(before = BoundedUploadAutoConfiguration.class, afterName = {
         // Spring Boot 4

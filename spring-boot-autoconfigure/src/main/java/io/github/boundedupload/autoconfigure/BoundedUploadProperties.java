@@ -13,7 +13,8 @@ import org.springframework.validation.Validator;
 /**
  * Settings of the auto-configured {@link io.github.boundedupload.ConcurrentAttachmentUploader}, under
  * {@code bounded-upload.*}. Every bound and policy of {@link UploaderConfig} has a property here, with the same
- * default; what properties cannot express is set by an {@link UploaderConfigCustomizer}.
+ * default; what properties cannot express is set by an {@link UploaderConfigCustomizer}. Changes when the uploader's
+ * properties change.
  *
  * <p>The values are checked when they are bound, with the same rules as {@link UploaderConfig.Builder#build()}, so an
  * invalid value stops the application at start-up with a message that names the property, where it was set and

@@ -6,7 +6,8 @@ import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
  * Changes the S3 client the starter builds from {@code bounded-upload.s3.*} (blocking or not) beyond what the
  * properties cover: an HTTP client's settings, interceptors, a credentials provider, timeouts. Customizer beans are
  * applied in {@link org.springframework.core.annotation.Order @Order} order, after the properties. Not applied to a
- * client bean of the application's, which the starter uses as it is.
+ * client bean of the application's, which the starter uses as it is. Changes when the way applications adjust the S3
+ * client built here changes.
  *
  * <p>Named apart from Spring Cloud AWS's {@code io.awspring.cloud.autoconfigure.s3.S3ClientCustomizer}, which
  * customizes Spring Cloud AWS's own {@code S3Client} (and which the starter then uses as it is): an application with

@@ -14,7 +14,8 @@ import org.springframework.core.env.Environment;
 /**
  * The drain of the auto-configured uploader in Spring Boot's shutdown ({@link UploaderDrain}), and the check that it
  * fits in {@code spring.lifecycle.timeout-per-shutdown-phase}: if it did not, Spring Boot would stop waiting for it
- * and close the storage (and its S3 client) under running uploads.
+ * and close the storage (and its S3 client) under running uploads. Changes when the way the shutdown drain is set up
+ * changes.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBean(name = UploaderConfiguration.UPLOADER_BEAN_NAME)

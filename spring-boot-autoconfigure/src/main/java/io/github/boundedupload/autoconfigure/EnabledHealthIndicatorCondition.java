@@ -9,7 +9,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * Spring Boot's switch for a health indicator, the same on Boot 3 and 4 (whose own condition annotations live in
  * different packages): {@code management.health.bounded-upload.enabled}, else
- * {@code management.health.defaults.enabled}, else on.
+ * {@code management.health.defaults.enabled}, else on. Changes when Spring Boot's switch for health indicators changes.
  */
 class EnabledHealthIndicatorCondition extends SpringBootCondition {
 

@@ -3,7 +3,7 @@ package io.github.boundedupload.autoconfigure;
 import io.github.boundedupload.ExecutorType;
 import org.jspecify.annotations.Nullable;
 
-/** Settings of the uploader's own threads. */
+/** Settings of the uploader's own threads. Changes when the uploader's threads get another setting. */
 public class ExecutorProperties {
 
     /**

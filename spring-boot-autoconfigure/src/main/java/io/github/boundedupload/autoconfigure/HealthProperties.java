@@ -5,6 +5,7 @@ import java.time.Duration;
 /**
  * Settings of the Actuator health indicator ({@code boundedUpload}). Spring Boot's own switch turns it off:
  * {@code management.health.bounded-upload.enabled=false}, or {@code management.health.defaults.enabled=false}.
+ * Changes when the health indicator gets another setting.
  */
 public class HealthProperties {
 

@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * What the upload journal holds, for the health indicator's details. Refers to no optional library, so that the
- * indicator works without {@code bounded-upload-jdbc}.
+ * indicator works without {@code bounded-upload-jdbc}. Changes when the journal's health details change.
  */
 @FunctionalInterface
 interface JournalCheck {

@@ -30,7 +30,8 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 /**
  * The upload journal, when {@code bounded-upload.journal.enabled=true}: a {@link JdbcUploadJournal} on the
  * application's {@code DataSource}, writing "keep" in the calling Spring transaction, removing what the same storage
- * the uploader uses stored; its meters and health details.
+ * the uploader uses stored; its meters and health details. Changes when the beans that make up the auto-configured
+ * journal change.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = { "io.github.boundedupload.jdbc.JdbcUploadJournal",

@@ -7,7 +7,7 @@ import org.springframework.util.unit.DataSize;
 /**
  * Settings of the upload journal ({@code bounded-upload-jdbc} on the class path, and a {@code DataSource}): what a
  * batch stored is removed after a crash, an outage, or a rollback of the Spring-managed transaction that called
- * {@code uploadAll}, by whichever instance of the application is alive.
+ * {@code uploadAll}, by whichever instance of the application is alive. Changes when the journal gets another setting.
  */
 public class JournalProperties {
 

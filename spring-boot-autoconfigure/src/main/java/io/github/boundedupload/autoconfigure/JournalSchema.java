@@ -5,7 +5,7 @@ import javax.sql.DataSource;
 /**
  * How the journal's tables come to exist when a migration tool is in the application
  * ({@code bounded-upload.journal.create-tables}): the tool applies the journal's migrations, and the journal creates
- * nothing itself. Refers to no optional library.
+ * nothing itself. Refers to no optional library. Changes when what the journal needs of a migration tool changes.
  */
 @FunctionalInterface
 interface JournalSchema {

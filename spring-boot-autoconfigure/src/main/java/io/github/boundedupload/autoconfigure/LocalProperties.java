@@ -3,7 +3,10 @@ package io.github.boundedupload.autoconfigure;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
-/** Settings of the local-filesystem storage, used when the application defines no storage bean. */
+/**
+ * Settings of the local-filesystem storage, used when the application defines no storage bean. Changes when the local
+ * storage gets another setting.
+ */
 public class LocalProperties {
 
     /**

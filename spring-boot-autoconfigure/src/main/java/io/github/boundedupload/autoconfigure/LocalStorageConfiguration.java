@@ -15,7 +15,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The embedded storage: files under {@code bounded-upload.local.root}, and only when that property says so. Without
  * a storage bean, a bucket or a root, start-up fails: a default directory (the temporary directory, as before) would
- * lose every upload to a reboot or a tmp cleaner, because a key was forgotten or misspelt.
+ * lose every upload to a reboot or a tmp cleaner, because a key was forgotten or misspelt. Changes when the way the
+ * local storage is chosen and built changes.
  */
 @Configuration(proxyBeanMethods = false)
 class LocalStorageConfiguration {

@@ -1,6 +1,6 @@
 package io.github.boundedupload.autoconfigure;
 
-/** Settings of the logging MDC propagation. */
+/** Settings of the logging MDC propagation. Changes when the MDC propagation gets another setting. */
 public class MdcProperties {
 
     /**

@@ -1,6 +1,6 @@
 package io.github.boundedupload.autoconfigure;
 
-/** Settings of the Micrometer metrics. */
+/** Settings of the Micrometer metrics. Changes when the metrics get another setting. */
 public class MetricsProperties {
 
     /**

@@ -10,6 +10,7 @@ import org.springframework.core.io.DefaultResourceLoader;
  * The journal's schema applied by the migration tool the application has, instead of by the journal itself: its Flyway
  * migrations (with a history table of their own, so that their versions never mix with the application's), or its
  * Liquibase changelog. Each method is called only from a configuration that requires its tool on the class path.
+ * Changes when the way migration tools apply the journal's schema changes.
  */
 final class MigrationTools {
 

@@ -13,7 +13,7 @@ import org.springframework.validation.Errors;
  * adapter's options, rejecting the property that breaks one. The rules stay the core's and the adapter's: their
  * {@link InvalidSettingException} names the setting, and renders its rule with property names, so nothing is parsed.
  * Values are rejected under their field names, as Spring Boot's own validation does: its start-up report then shows
- * each property's origin (file and line) too.
+ * each property's origin (file and line) too. Changes when the way bound properties are checked changes.
  */
 final class PropertiesValidator {
 

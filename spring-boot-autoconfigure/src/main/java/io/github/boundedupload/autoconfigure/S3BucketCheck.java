@@ -13,7 +13,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** The S3 storage's part of the health indicator: whether its bucket exists and S3 answers (HeadBucket). */
+/**
+ * The S3 storage's part of the health indicator: whether its bucket exists and S3 answers (HeadBucket). Changes when
+ * the way the bucket is checked changes.
+ */
 final class S3BucketCheck {
 
     private final String bucket;

@@ -34,7 +34,8 @@ import software.amazon.awssdk.utils.SdkAutoCloseable;
  * The S3 client the storage uses, and the presigner of its locations: the application's beans when it has them, or
  * built from {@code bounded-upload.s3.*} and what Spring Cloud AWS provides ({@link S3Endpoint}). What is built here
  * is closed by {@link #close()}, except a non-blocking client, which the adapter builds (sizing its connection pool to the
- * adapter's request permits) and closes itself. Also checks the bucket for the health indicator.
+ * adapter's request permits) and closes itself. Also checks the bucket for the health indicator. Changes when the way
+ * the storage's S3 client is found or built changes.
  */
 final class S3Connection implements StorageCheck, AutoCloseable {
 

@@ -18,7 +18,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsRegionProvider;
 
 /**
- * Where, and as whom, an S3 client built here connects. Each setting comes from the first source that has it:
+ * Where, and as whom, an S3 client built here connects. Changes when a source of these settings, or their order,
+ * changes. Each setting comes from the first source that has it:
  *
  * <ul>
  *   <li>endpoint: Spring Cloud AWS's {@code AwsConnectionDetails} bean (a service connection, such as Testcontainers'

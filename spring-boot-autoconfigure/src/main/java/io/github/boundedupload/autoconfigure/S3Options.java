@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
 /**
  * {@code bounded-upload.s3.*} as the S3 adapter's {@link S3UploadOptions}, checked by the adapter's own rules. Touched
  * only when the adapter and the AWS SDK are on the class path ({@link S3StorageConfiguration#isOnClassPath}).
+ * Changes when the mapping of S3 properties onto the adapter's options changes.
  */
 final class S3Options {
 

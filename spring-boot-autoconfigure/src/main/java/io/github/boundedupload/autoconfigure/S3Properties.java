@@ -8,7 +8,8 @@ import software.amazon.awssdk.core.retry.RetryMode;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Settings of the S3 storage, used when {@code bucket} is set and the application defines no storage bean.
+ * Settings of the S3 storage, used when {@code bucket} is set and the application defines no storage bean. Changes when
+ * the S3 storage gets another setting.
  *
  * <p>The client is the application's {@code S3AsyncClient} bean (non-blocking storage) or {@code S3Client} bean
  * (blocking storage), if it has one; otherwise one built from {@code endpoint}, {@code region},

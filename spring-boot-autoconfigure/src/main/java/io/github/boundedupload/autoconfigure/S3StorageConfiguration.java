@@ -30,7 +30,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * of its own: the non-blocking {@link S3AsyncFileUploader} on the application's {@code S3AsyncClient} bean, else the
  * blocking {@link S3FileUploader} on its {@code S3Client} bean, else the adapter {@code non-blocking} chooses on a
  * client built from the properties. Without the adapter or the AWS SDK on the class path, start-up fails and says
- * so, rather than storing on the local disk against the configuration's intent.
+ * so, rather than storing on the local disk against the configuration's intent. Changes when the way the S3 storage is
+ * chosen and built changes.
  *
  * <p>This class and {@link BoundedUploadProperties} name no SDK type outside the nested configurations that require
  * the SDK: they load without it.

@@ -7,7 +7,8 @@ import io.github.boundedupload.s3.S3UploadOptions;
  * properties cover. Customizer beans are applied in {@link org.springframework.core.annotation.Order @Order} (or
  * {@link org.springframework.core.Ordered}) order, after the properties, so a customizer can override any of them.
  * The result is checked by {@link S3UploadOptions.Builder#build()}. Not applied to an {@code S3UploadOptions} bean of
- * the application, which replaces the auto-configured options whole.
+ * the application, which replaces the auto-configured options whole. Changes when the way applications adjust the S3
+ * options changes.
  *
  * <pre>{@code
  * @Bean

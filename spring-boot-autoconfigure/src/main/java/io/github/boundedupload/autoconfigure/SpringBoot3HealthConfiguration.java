@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The health indicator for Spring Boot 3 ({@code org.springframework.boot.actuate.health}), twin of
  * {@link SpringBoot4HealthConfiguration}: the two APIs share no type. Delete it when Spring Boot 3 support ends.
+ * Changes when Spring Boot 3's health API changes.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")

@@ -15,7 +15,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
-/** The health indicator for Spring Boot 4 ({@code org.springframework.boot.health.contributor}). */
+/**
+ * The health indicator for Spring Boot 4 ({@code org.springframework.boot.health.contributor}). Changes when Spring
+ * Boot 4's health API changes.
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
 @Conditional(EnabledHealthIndicatorCondition.class)

@@ -11,7 +11,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * The Spring-managed transaction of the calling thread, on the journal's data source: the connection Spring binds to
  * it (the one {@code JdbcTemplate}, JPA and jOOQ on that data source use), so that "keep" commits or rolls back with
- * the application's own rows. A rollback removes the objects at once.
+ * the application's own rows. A rollback removes the objects at once. Changes when the way a Spring-managed
+ * transaction's connection is found changes.
  */
 final class SpringCallerTransaction implements CallerTransaction {
 

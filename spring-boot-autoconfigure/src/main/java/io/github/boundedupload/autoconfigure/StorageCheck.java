@@ -5,6 +5,7 @@ import java.util.Map;
 /**
  * A check of the storage behind the uploader, for the health indicator: what the uploader's own state cannot show
  * (a storage directory that cannot be written to, a bucket that cannot be reached). Refers to no optional library.
+ * Changes when what the health indicator asks of a storage changes.
  */
 interface StorageCheck {
 

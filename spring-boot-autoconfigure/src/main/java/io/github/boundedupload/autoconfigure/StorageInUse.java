@@ -12,7 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * Which storage the uploader writes to, as the health indicator and {@code /actuator/info} say it: what an operator
- * reads first when files are not where they should be.
+ * reads first when files are not where they should be. Changes when what is shown of the storage in use changes.
  *
  * @param type {@code s3}, {@code local}, or {@code application} (a storage bean of another kind)
  * @param location {@code s3://bucket}, the directory, or the storage bean's class

@@ -7,6 +7,7 @@ import org.springframework.core.task.TaskDecorator;
 /**
  * Carries the context of the application's {@link TaskDecorator} beans (the ones Spring Boot applies to its own task
  * executors: {@code spring.task.execution.propagate-context}'s, Spring Security's, a tenant's) to the upload threads.
+ * Changes when the way task decorators' context reaches the upload threads changes.
  *
  * <p>An uploader's tasks are handed to a thread by whichever thread frees a permit, often another batch's upload, so
  * decorating them when they are submitted would capture the wrong thread's context. Instead, the decorator decorates

@@ -28,6 +28,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * Fails start-up on a key under {@code bounded-upload.*} that no property has, naming the nearest one: Spring Boot
  * ignores unknown keys, so a misspelt {@code bounded-upload.s3.buckt} would otherwise leave the application without
  * the setting it was meant to have, silently. Runs once the properties are bound, before any bean reads them.
+ * Changes when what counts as an unknown property changes.
  *
  * <p>Checked: every source of the application's own configuration (its files, command-line arguments, test
  * properties, imported config data). Not checked: environment variables and JVM system properties, which everything

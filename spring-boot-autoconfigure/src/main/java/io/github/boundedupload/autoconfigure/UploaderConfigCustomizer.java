@@ -7,7 +7,8 @@ import io.github.boundedupload.UploaderConfig;
  * Customizer beans are applied in {@link org.springframework.core.annotation.Order @Order} (or
  * {@link org.springframework.core.Ordered}) order, after the properties, the context propagator, the key strategy, the
  * listeners and the executor have been set, so a customizer can override any of them. The result is checked by
- * {@link UploaderConfig.Builder#build()}.
+ * {@link UploaderConfig.Builder#build()}. Changes when the way applications adjust the uploader's configuration
+ * changes.
  *
  * <pre>{@code
  * @Bean

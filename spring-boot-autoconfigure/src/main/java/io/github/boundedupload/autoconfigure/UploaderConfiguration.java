@@ -26,7 +26,10 @@ import org.springframework.core.task.support.CompositeTaskDecorator;
 import org.springframework.core.task.support.ContextPropagatingTaskDecorator;
 import org.springframework.util.ClassUtils;
 
-/** The uploader, its configuration, and the parts of the configuration that are beans of their own. */
+/**
+ * The uploader, its configuration, and the parts of the configuration that are beans of their own. Changes when the
+ * beans that make up the auto-configured uploader change.
+ */
 @Configuration(proxyBeanMethods = false)
 class UploaderConfiguration {
 

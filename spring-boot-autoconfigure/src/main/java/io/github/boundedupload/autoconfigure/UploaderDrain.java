@@ -14,7 +14,7 @@ import org.springframework.context.SmartLifecycle;
  * batches get {@code shutdown-grace-period} to finish, and what is left then ends as the failure policy promises
  * (cancelled; under all-or-nothing, what the batch stored deleted), within two {@code stop-timeout}s more. This is
  * the uploader's own {@code close()}, run in the lifecycle instead of as a destroy method, which Spring calls only
- * after every phase has stopped.
+ * after every phase has stopped. Changes when the way the uploader is drained at shutdown changes.
  *
  * <p>The phase is the web server's graceful shutdown phase ({@code WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE}
  * in Spring Boot 3.5 and 4.1): the drain and the web server's graceful shutdown run side by side, within one

@@ -13,7 +13,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The health of an uploader, independent of the Actuator API (which differs between Spring Boot 3 and 4).
+ * The health of an uploader, independent of the Actuator API (which differs between Spring Boot 3 and 4). Changes when
+ * what makes an uploader healthy changes.
  *
  * <p>DOWN when the uploader is closed, its local storage directory cannot be written to, or its S3 bucket cannot be
  * found or reached. A saturated uploader

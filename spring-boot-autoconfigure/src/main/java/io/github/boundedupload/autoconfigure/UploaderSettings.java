@@ -4,7 +4,10 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.limits.AdaptiveConcurrency;
 import org.springframework.util.ClassUtils;
 
-/** The {@code bounded-upload.*} values that map onto {@link UploaderConfig}, copied to its builder. */
+/**
+ * The {@code bounded-upload.*} values that map onto {@link UploaderConfig}, copied to its builder. Changes when the
+ * mapping of properties onto the uploader's configuration changes.
+ */
 final class UploaderSettings {
 
     private UploaderSettings() {

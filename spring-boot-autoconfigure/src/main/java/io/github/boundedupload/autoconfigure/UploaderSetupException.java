@@ -2,7 +2,10 @@ package io.github.boundedupload.autoconfigure;
 
 import java.util.function.Supplier;
 
-/** The auto-configured uploader cannot be built; {@link BoundedUploadFailureAnalyzer} explains it at start-up. */
+/**
+ * The auto-configured uploader cannot be built; {@link BoundedUploadFailureAnalyzer} explains it at start-up.
+ * Changes when what a setup failure carries to the analyzer changes.
+ */
 final class UploaderSetupException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * What every {@link AsyncFileUploader} does: everything a {@link FileUploaderContract} asks (run through a blocking
  * view that waits for the futures, and cancels them when the waiting thread is interrupted), and on top that
  * {@code upload} does not wait for the content, and that cancelling its future stops the upload and leaves nothing
- * stored.
+ * stored. Changes when what is asked of every non-blocking storage changes.
  */
 public abstract class AsyncFileUploaderContract extends FileUploaderContract {
 

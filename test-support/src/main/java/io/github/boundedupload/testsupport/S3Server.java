@@ -6,7 +6,8 @@ import java.util.Locale;
  * The real S3 servers the integration tests run against, and where they behave differently from Amazon S3, so that a
  * test can say which behaviour it covers ({@code assumeTrue(server.keepsStorageClass(), ...)}). Chosen with the
  * environment variable {@value #VARIABLE} (or the system property {@code bounded-upload.s3-server}):
- * {@code localstack} (the default) or {@code versitygw}.
+ * {@code localstack} (the default) or {@code versitygw}. Changes when a supported server, or how it differs from Amazon
+ * S3, changes.
  */
 public enum S3Server {
 

@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * The real S3 server ({@link S3Server#selected()}: LocalStack, or versitygw) and Toxiproxy that integration tests run
- * against, found or started once per JVM:
+ * against, found or started once per JVM. Changes when a way of finding or starting them changes. The ways, in order:
  *
  * <ol>
  *   <li>from environment variables, when {@code BOUNDED_UPLOAD_S3_ENDPOINT} is set (and

@@ -17,7 +17,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A bucket of its own for a test class, and what it really holds, read straight from the service. Closing it aborts
- * incomplete multipart uploads, deletes every object and the bucket.
+ * incomplete multipart uploads, deletes every object and the bucket. Changes when what a test reads of, or does with,
+ * its bucket changes.
  */
 public final class TestBucket implements AutoCloseable {
 

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reproducible test content: pseudo-random bytes from a seed, written to files without holding them in memory, and
- * SHA-256 digests to compare what a store holds with what was sent.
+ * SHA-256 digests to compare what a store holds with what was sent. Changes when the way test content is made or
+ * compared changes.
  */
 public final class TestData {
 

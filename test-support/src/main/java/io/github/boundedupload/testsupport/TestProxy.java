@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A Toxiproxy proxy in front of the S3 service: point a client at {@link #endpoint()}, then add toxics (latency,
  * {@code reset_peer}, {@code timeout}, ...) or {@link Proxy#disable() disable} it through {@link #toxiproxy()}.
- * Closing deletes the proxy.
+ * Closing deletes the proxy. Changes when what a test can do with a proxy changes.
  */
 public final class TestProxy implements AutoCloseable {
 

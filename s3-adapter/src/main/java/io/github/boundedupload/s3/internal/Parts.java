@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
- * Where the parts of a multipart upload come from: slices of whole content, or parts read from a stream. Changes
- * when parts come from a new kind of content.
+ * Where the parts of a multipart upload come from: slices of whole content, or parts read from a stream.
+ * Changes when parts come from a new kind of content.
  */
 final class Parts {
 

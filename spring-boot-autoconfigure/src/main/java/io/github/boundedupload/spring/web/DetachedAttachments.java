@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Attachments on temporary files of their own ({@link MultipartAttachments#detach}, {@link FilePartAttachments#detach}),
- * deleted by {@link #close()} or once the batch {@link #uploadAllAsync} started has completed.
+ * deleted by {@link #close()} or once the batch {@link #uploadAllAsync} started has completed. Changes when the
+ * lifetime of detached temporary files changes.
  */
 public final class DetachedAttachments implements AutoCloseable {
 

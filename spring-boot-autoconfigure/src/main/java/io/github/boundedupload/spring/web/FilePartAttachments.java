@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Attachments from the files of a WebFlux multipart request, without blocking. A class of its own, so that Spring MVC
- * applications, which have no Reactor, never load it.
+ * applications, which have no Reactor, never load it. Changes when the way WebFlux's file parts become attachments
+ * changes.
  *
  * <ul>
  *   <li>{@link #of(Flux)} streams each part from where Spring keeps it (in memory when small, on disk otherwise),

@@ -11,6 +11,7 @@ import org.springframework.web.multipart.MultipartFile;
 
 /**
  * Attachments from the files of a Spring MVC multipart request ({@link FilePartAttachments} for WebFlux's).
+ * Changes when the way Spring MVC's multipart files become attachments changes.
  *
  * <p>Spring deletes a request's temporary files when the request ends (spring-framework#25481): an upload still
  * running then, or retried then, would read a file that is gone. So:

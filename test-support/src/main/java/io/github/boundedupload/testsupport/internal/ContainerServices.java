@@ -14,6 +14,7 @@ import org.testcontainers.utility.DockerImageName;
 /**
  * LocalStack and Toxiproxy in containers, on a network of their own; Toxiproxy reaches LocalStack by its network
  * alias, and clients reach a proxy through one of the ports the Toxiproxy container publishes (8666 to 8697).
+ * Changes when the containers, or how they are wired, change.
  */
 public final class ContainerServices implements Services {
 

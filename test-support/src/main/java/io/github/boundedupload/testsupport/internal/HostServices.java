@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Services running on this host: given by environment variables, or started by {@code scripts/test-services.sh}.
  * Proxies listen on a free loopback port and forward to the S3 endpoint, which must itself be a loopback address:
- * fault and load tests never target anything else.
+ * fault and load tests never target anything else. Changes when the way services on this host are found or reached
+ * changes.
  */
 public final class HostServices implements Services {
 

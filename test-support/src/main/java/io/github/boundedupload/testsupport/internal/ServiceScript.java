@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@code scripts/test-services.sh}, which installs LocalStack, versitygw and Toxiproxy into a cache directory and
- * runs them on this host, for machines without a Docker engine.
+ * runs them on this host, for machines without a Docker engine. Changes when the way this host's services are started
+ * and stopped changes.
  *
  * <p>Every JVM that uses the services holds a shared lock on a file next to the script's pid files for as long as it
  * runs. The JVM that started the services stops them at exit, but only when it can take that lock exclusively: a

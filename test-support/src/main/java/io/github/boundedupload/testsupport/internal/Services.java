@@ -3,7 +3,10 @@ package io.github.boundedupload.testsupport.internal;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.net.URI;
 
-/** Where the test services are, however they were found or started. */
+/**
+ * Where the test services are, however they were found or started. Changes when what tests need to know of the services
+ * changes.
+ */
 public interface Services {
 
     /** The S3 endpoint, straight to the service. */
