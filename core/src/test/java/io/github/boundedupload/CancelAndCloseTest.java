@@ -8,9 +8,14 @@ import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.fakes.Gate;
+import io.github.boundedupload.spi.BatchEvent;
+import io.github.boundedupload.spi.UploadListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -142,6 +147,42 @@ class CancelAndCloseTest {
 
         assertThat(threadsNamed("bounded-upload-idle-")).isEmpty();
         assertThat(uploader.stats().closed()).isTrue();
+    }
+
+    @Test
+    void closeReturnsOnlyOnceEveryBatchItSawRunningIsComplete() throws Exception {
+        // The batch has finished (it left the running batches under the lock) and its thread is still telling the
+        // listeners, before it completes the future: close() must not return before that future is complete. The
+        // thread is the application's (as an S3 client's response thread would be), which close() does not join.
+        CountDownLatch inListener = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        UploadListener slowListener = new UploadListener() {
+            @Override
+            public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+                inListener.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        ExecutorService application = Executors.newFixedThreadPool(2);
+        ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("completing").executor(application).listener(slowListener).build());
+        CompletableFuture<BatchResult> result = uploader.uploadAllAsync(Batches.of("x", 3));
+        inListener.await();
+        Thread releaser = new Thread(() -> {
+            await().until(() -> uploader.stats().closed());
+            release.countDown();
+        });
+        releaser.start();
+
+        uploader.close();
+
+        assertThat(result).isCompleted();
+        releaser.join();
+        application.shutdown();
     }
 
     @Test

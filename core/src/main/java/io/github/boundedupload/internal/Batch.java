@@ -280,6 +280,7 @@ final class Batch {
         finished = true;
         settlement.finishing(background == 0);
         engine.running.remove(this);
+        engine.completing.add(this);
         engine.dispatcher.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
         keeps = journal != null && !fails && stored > 0;
@@ -321,6 +322,14 @@ final class Batch {
     }
 
     private void complete(boolean fails, @Nullable Upload cause) {
+        try {
+            report(fails, cause);
+        } finally {
+            engine.completing.remove(this);
+        }
+    }
+
+    private void report(boolean fails, @Nullable Upload cause) {
         List<UploadResult> results = new ArrayList<>(uploads.length);
         List<String> keys = keeps ? new ArrayList<>() : null;
         for (Upload upload : uploads) {

@@ -4,6 +4,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import org.jspecify.annotations.Nullable;
@@ -35,6 +36,11 @@ final class Engine {
     // Guarded by the dispatcher's lock:
     /** Batches admitted and not yet finished. */
     final Set<Batch> running = new LinkedHashSet<>();
+    /**
+     * Batches that have finished and whose future is not complete yet (the thread that finished one completes it
+     * outside the lock); read anywhere: close() waits for them.
+     */
+    final Set<Batch> completing = ConcurrentHashMap.newKeySet();
     /** Calls given up on that have not returned. */
     int stuck;
     /** The calls {@link #stuck} counts, so that {@code close()} can name those it abandons. */

@@ -4,9 +4,12 @@ import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.support.SafeText;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
@@ -21,6 +24,9 @@ import java.util.stream.Collectors;
  * changes.
  */
 final class Shutdown {
+
+    /** How long close() waits for finished batches' futures to be completed by the threads that finished them. */
+    private static final Duration COMPLETION_WAIT = Duration.ofSeconds(5);
 
     private final Engine engine;
 
@@ -56,8 +62,30 @@ final class Shutdown {
         long end = System.nanoTime() + 2 * config.stopTimeout().toNanos();
         await(engine.running::isEmpty, end);
         stopEverything();
+        awaitCompleted(new ArrayList<>(engine.completing));
         stopThreads(end);
         return true;
+    }
+
+    /**
+     * Waits for the futures of batches that have finished but are not complete yet: the thread that finished one
+     * completes it outside the lock, after keeping it in the journal and telling the listeners' batchFinished. Every
+     * batch is complete when close() returns.
+     */
+    private static void awaitCompleted(List<Batch> batches) {
+        long deadline = System.nanoTime() + COMPLETION_WAIT.toNanos();
+        for (Batch batch : batches) {
+            try {
+                batch.done.handle((result, failure) -> null).get(Math.max(0, deadline - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                Engine.LOG.error("uploader '{}' closed before {} was reported complete (a listener of batchFinished"
+                        + " still running?)", batch.engine.name, batch);
+            }
+        }
     }
 
     /** Waits until the condition holds or the deadline passes; whether it got there. */
