@@ -21,7 +21,8 @@ import java.util.function.IntFunction;
  * without the library's probe of the unloaded latency ({@link AdaptiveConcurrency#probing}): what scenario F measures
  * with {@code -Dbench.f.candidates=true}, and how the default of {@link AdaptiveConcurrency#create} was chosen
  * ({@code docs/performance.md}, "Adaptive limit"). Every one is windowed as the library windows its own (half a second
- * to a second), and its minimum limit is 1 where the library's default is higher.
+ * to a second), and its minimum limit is 1 where the library's default is higher. Changes when the candidate limit
+ * algorithms, or their settings, change.
  */
 final class AdaptiveCandidates {
 

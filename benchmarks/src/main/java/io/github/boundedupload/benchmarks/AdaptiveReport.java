@@ -10,7 +10,8 @@ import java.util.Map;
  * Scenario F's part of the report: one row per setting of the uploads-in-flight limit ({@link ScenarioF}), the
  * makespans of its interleaved rounds against the best fixed setting's, and the targets of the default adaptive limit,
  * from below the knee and from above it: within 10% of the best hand-tuned fixed limit, and ahead of the default 64
- * where the knee is 8. (Vegas as before is in the table, for comparison, not in the targets.)
+ * where the knee is 8. (Vegas as before is in the table, for comparison, not in the targets.) Changes when what
+ * scenario F's part of the report shows, or its targets, change.
  */
 final class AdaptiveReport {
 

@@ -9,7 +9,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Where a strategy's clients send their requests. Every strategy of a scenario gets its clients from the same
- * backend with the same connection pool size, so that only the way the uploads are driven differs.
+ * backend with the same connection pool size, so that only the way the uploads are driven differs. Changes when where
+ * the strategies' clients send their requests, or how those clients are built, changes.
  */
 interface Backend {
 

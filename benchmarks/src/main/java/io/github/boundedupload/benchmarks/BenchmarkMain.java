@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The harness: runs the calibration, then every scenario with every strategy, each measurement in a JVM of its own
- * with the same options ({@link Fork}); prints the tables and writes the report and its charts.
+ * with the same options ({@link Fork}); prints the tables and writes the report and its charts. Changes when the
+ * harness's order of work, its options or what it writes change.
  *
  * <pre>
  * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E,F] [--out=DIR] [--report-from=FILE[,FILE]]

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 /**
  * async-profiler's collapsed stacks of an upload, sorted into the parts of its path: each sample goes to the first
  * part whose pattern one of its frames matches, looking from the leaf towards the root (what the thread was doing,
- * not who asked for it); the JIT compiler's samples are set apart, since they are no cost per upload.
+ * not who asked for it); the JIT compiler's samples are set apart, since they are no cost per upload. Changes when the
+ * parts of an upload's path, or how samples are sorted into them, change.
  */
 final class Breakdown {
 

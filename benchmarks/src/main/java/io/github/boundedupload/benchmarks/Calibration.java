@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * What the ideals are computed from, measured on this machine in the same run, with the plainest client (the
- * blocking SDK client, no library):
+ * blocking SDK client, no library). Changes when what the ideals are computed from, or how it is measured, changes.
+ * It measures:
  *
  * <ul>
  *   <li>one PutObject's latency through the proxy at 150 ms (200 KiB, scenario A) and at 50 ms (256 KiB, scenario

@@ -9,7 +9,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
-/** The report's bar charts, drawn headless with XChart. */
+/** The report's bar charts, drawn headless with XChart. Changes when how the report's charts are drawn changes. */
 final class Charts {
 
     /** One series of bars: a name and one value per category. */

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * The CPU time of this JVM's JIT compiler threads, from Linux's {@code /proc/self/task}: the JVM hides them from
  * {@code ThreadMXBean}. Every measured JVM runs with {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that no
- * compiler thread ends (and takes its CPU time with it) between two readings.
+ * compiler thread ends (and takes its CPU time with it) between two readings. Changes when how the JIT compiler
+ * threads' CPU time is read changes.
  */
 final class CompilerThreads {
 

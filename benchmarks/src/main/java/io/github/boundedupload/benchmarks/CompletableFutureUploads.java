@@ -11,7 +11,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Strategy 3, source 000's final design: {@code CompletableFuture.supplyAsync} on a dedicated pool of core 10, max
  * 40 threads, a queue of 50 and {@code CallerRunsPolicy}, then join all. The pool is the source's, whatever the
- * scenario's concurrency: that is the configuration being compared.
+ * scenario's concurrency: that is the configuration being compared. Changes when strategy 3's pool, or how it submits
+ * and joins the uploads, changes.
  */
 final class CompletableFutureUploads implements Strategy {
 

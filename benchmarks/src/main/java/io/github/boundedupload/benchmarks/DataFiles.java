@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The files of scenarios B and C: pseudo-random content, written once under the data directory (system property
- * {@code bench.data}) and reused by every later run while their size is right.
+ * {@code bench.data}) and reused by every later run while their size is right. Changes when where or how the files of
+ * scenarios B and C are written changes.
  */
 final class DataFiles {
 

@@ -19,7 +19,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * What the in-process fakes share: the time every request takes (changeable, so that warm-up runs fast), one timer
  * thread that answers non-blocking requests when their time is up (the network, not a thread per request) on a pool
  * like the SDK's response threads, and real
- * clients that are never called but give the fakes their configuration and utilities.
+ * clients that are never called but give the fakes their configuration and utilities. Changes when what the in-process
+ * fakes share, or how the fake network answers, changes.
  */
 final class FakeNetwork implements AutoCloseable {
 

@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 /**
  * A non-blocking {@link S3AsyncClient} in process: a PutObject waits for a connection of its pool (without a
  * thread), takes its whole body, and is answered by the network's timer thread after the latency. Stores nothing.
+ * Changes when how the in-process non-blocking client serves a PutObject changes.
  */
 final class FakeS3AsyncClient implements S3AsyncClient {
 

@@ -15,7 +15,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
  * A blocking {@link S3Client} in process: a PutObject takes a connection of its pool, reads its whole body, and
- * blocks its thread for the network's latency, like a call to a slow server. Stores nothing.
+ * blocks its thread for the network's latency, like a call to a slow server. Stores nothing. Changes when how the
+ * in-process blocking client serves a PutObject changes.
  */
 final class FakeS3Client implements S3Client {
 

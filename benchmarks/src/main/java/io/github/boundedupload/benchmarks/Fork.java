@@ -3,6 +3,7 @@ package io.github.boundedupload.benchmarks;
 /**
  * One measured JVM: {@code Fork <A|B|C|D|E|F|calibration> <strategy> <full|quick> <run>}. Prints one result line per
  * measured run ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
+ * Changes when what one measured JVM runs, or its arguments, change.
  */
 public final class Fork {
 

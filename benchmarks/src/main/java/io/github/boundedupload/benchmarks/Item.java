@@ -12,7 +12,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * One file of a workload, uploaded the same way by every strategy: the same key, the same content type, the same
- * bytes, held in memory (an attachment of a request) or on disk.
+ * bytes, held in memory (an attachment of a request) or on disk. Changes when what describes one file of a workload
+ * changes.
  *
  * @param fileName the file name
  * @param key the object key

@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * Every line of a run, kept in a file as it comes (the run's context first, then the calibration, then the results,
- * then when it ended), so that the report can be written again from it ({@code --report-from}).
+ * then when it ended), so that the report can be written again from it ({@code --report-from}). Changes when what a run
+ * keeps of its lines, or the order they are kept in, changes.
  */
 final class Kept {
 

@@ -7,7 +7,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Strategies 4 and 5: this library over the blocking S3 adapter, on a pool of platform threads or on virtual
- * threads, configured by the scenario as a user would ({@link Setup#uploader()}, {@link Setup#options()}).
+ * threads, configured by the scenario as a user would ({@link Setup#uploader()}, {@link Setup#options()}). Changes when
+ * how strategies 4 and 5 build and run their blocking uploader changes.
  */
 final class LibraryBlocking extends LibraryUploads {
 

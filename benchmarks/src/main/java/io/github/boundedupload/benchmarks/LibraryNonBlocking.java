@@ -7,6 +7,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 /**
  * Strategies 6 and 9: this library over the non-blocking S3 adapter, on the Java-based client (6) or on the CRT-based
  * one (9), as a user passes their own client: uploads are bounded by permits and hold no thread while they wait for S3.
+ * Changes when how strategies 6 and 9 build and run their non-blocking uploader changes.
  */
 final class LibraryNonBlocking extends LibraryUploads {
 

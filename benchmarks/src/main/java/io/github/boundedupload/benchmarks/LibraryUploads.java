@@ -3,7 +3,10 @@ package io.github.boundedupload.benchmarks;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import java.util.List;
 
-/** What strategies 4 to 6 share: a batch is one {@code uploadAll} of this library's uploader, all or nothing. */
+/**
+ * What strategies 4 to 6 share: a batch is one {@code uploadAll} of this library's uploader, all or nothing.
+ * Changes when how this library's strategies run a batch changes.
+ */
 abstract class LibraryUploads implements Strategy {
 
     protected final ConcurrentAttachmentUploader uploader;

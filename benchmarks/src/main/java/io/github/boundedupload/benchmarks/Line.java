@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The one line a measured JVM prints per result, and how the harness reads it back:
- * {@code RESULT key=value key=value ...}, values URL-encoded so that they hold no spaces.
+ * {@code RESULT key=value key=value ...}, values URL-encoded so that they hold no spaces. Changes when the format of a
+ * result line changes.
  */
 final class Line {
 

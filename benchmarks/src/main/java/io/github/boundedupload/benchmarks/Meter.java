@@ -14,7 +14,8 @@ import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
 
 /**
- * What one measured run costs the JVM, besides time:
+ * What one measured run costs the JVM, besides time. Changes when what is measured of that cost, or how, changes.
+ * The measures:
  *
  * <ul>
  *   <li><b>peak heap used</b>: {@code MemoryMXBean} heap used, sampled every 5 ms, garbage included (so it depends on

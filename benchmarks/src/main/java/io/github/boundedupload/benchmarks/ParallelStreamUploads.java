@@ -5,7 +5,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Strategy 2, source 000's first attempt: {@code parallelStream()}, so blocking PutObjects on the JVM-wide common
- * pool (cores - 1 threads) and the caller.
+ * pool (cores - 1 threads) and the caller. Changes when how strategy 2 streams a batch changes.
  */
 final class ParallelStreamUploads implements Strategy {
 

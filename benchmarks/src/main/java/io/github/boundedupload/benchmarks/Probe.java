@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * lookup) is submitted to the JVM-wide {@link ForkJoinPool#commonPool() common pool}, the executor behind
  * {@code parallelStream()} and behind every library that does not bring its own. Its latency runs from the moment it
  * was due (so that a clock thread delayed by a busy machine is counted too) to its end; a task not finished when
- * the probe stops counts with the time it has waited so far.
+ * the probe stops counts with the time it has waited so far. Changes when scenario E's unrelated task, or how its
+ * latency is counted, changes.
  */
 final class Probe {
 

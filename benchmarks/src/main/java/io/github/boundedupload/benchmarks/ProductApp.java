@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Source 003's product registration (a row and one image), three ways: the upload inside the request
  * ({@link Way#IN_REQUEST}), handed to {@link DeferredUploads} ({@link Way#DEFERRED}), or to a background thread as
  * {@code @Async} does ({@link Way#ASYNC}). {@link ProductRegistrations} measures them in one JVM, and runs this class's
- * {@code main} as the application it kills.
+ * {@code main} as the application it kills. Changes when the product registration, or one of its three ways, changes.
  */
 final class ProductApp implements AutoCloseable {
 

@@ -33,7 +33,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * of LocalStack), the product's row in PostgreSQL. In one run: the response time of each way, measured interleaved;
  * then, each way, an application that registers N products is killed with SIGKILL right after its last response, and
  * a restarted instance counts how many of the N images the storage ends up holding. Writes
- * {@code docs/benchmarks-deferred.md}.
+ * {@code docs/benchmarks-deferred.md}. Changes when what scenario G measures, or the report it writes, changes.
  *
  * <pre>
  * java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \

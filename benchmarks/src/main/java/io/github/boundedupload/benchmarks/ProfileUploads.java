@@ -10,7 +10,8 @@ import one.profiler.AsyncProfiler;
  * Where the CPU and the allocations of one upload go, in steady state: scenario B's batch (1,344 files of 256 KiB,
  * 50 ms away) uploaded by one strategy, after a warm-up long enough for C2 to have compiled the per-request code, with
  * async-profiler sampling the measured runs only (CPU first, then allocation). Prints the time and CPU per upload of
- * every run and a {@link Breakdown} of the samples, and keeps the collapsed stacks.
+ * every run and a {@link Breakdown} of the samples, and keeps the collapsed stacks. Changes when how one strategy's
+ * uploads are profiled, or what is printed of them, changes.
  *
  * <pre>
  * ProfileUploads STRATEGY [warmUpUploads [runs]]      (the environment of scripts/benchmark.sh: one S3 server, Toxiproxy)

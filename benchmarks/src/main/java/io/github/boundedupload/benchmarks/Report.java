@@ -18,7 +18,8 @@ import java.util.function.Predicate;
 
 /**
  * Turns the result lines into {@code benchmarks.md}: per scenario the medians and spreads, the ideal and the ratio to
- * it, heap and threads; the targets, met or missed by how much; and the charts.
+ * it, heap and threads; the targets, met or missed by how much; and the charts. Changes when what the report says, or
+ * which figures it states, changes.
  *
  * <p>(Longer than the project's usual on purpose: every sentence of the report that carries a figure is here, next
  * to the figure it states, so that the text and the numbers change together. Scenario F's part is

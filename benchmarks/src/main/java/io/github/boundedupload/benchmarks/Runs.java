@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
-/** The measured runs of one strategy in one scenario, each printed as a result line. */
+/**
+ * The measured runs of one strategy in one scenario, each printed as a result line. Changes when how a strategy's runs
+ * are warmed up, measured or recorded changes.
+ */
 final class Runs {
 
     private Runs() {

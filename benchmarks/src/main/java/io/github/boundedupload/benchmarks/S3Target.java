@@ -13,7 +13,8 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 /**
  * A bucket of its own on the S3 server (LocalStack or versitygw) for one measured JVM, reached directly or through a
  * Toxiproxy proxy that adds latency to every response (downstream: one round trip of a PutObject pays it once).
- * Closing deletes the proxy, the objects and the bucket.
+ * Closing deletes the proxy, the objects and the bucket. Changes when how a measured JVM's bucket or its latency proxy
+ * is set up or torn down changes.
  */
 final class S3Target implements AutoCloseable {
 

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * How big each scenario is and how often it is measured: the full run (the source cases' sizes, three rounds of
- * three measured runs) or a quick run for development (smaller batches, two rounds of one run).
+ * three measured runs) or a quick run for development (smaller batches, two rounds of one run). Changes when the size
+ * of a full or a quick run, or how often it measures, changes.
  *
  * @param name {@code full} or {@code quick}
  * @param runs measured runs in each JVM of a scenario and strategy

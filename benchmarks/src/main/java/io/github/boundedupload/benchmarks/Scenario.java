@@ -10,6 +10,7 @@ import java.util.concurrent.ForkJoinPool;
 /**
  * The five source cases, and how every strategy is set up in each: the same concurrency and the same HTTP pool
  * wherever the strategy lets them be chosen, and this library configured as its README and docs tell a user to.
+ * Changes when a scenario, or how a strategy is set up in it, changes.
  */
 enum Scenario {
     A("10 attachments of 200 KiB, 150 ms latency per request (source 000)"),

@@ -9,7 +9,7 @@ import java.util.stream.IntStream;
  * Source 000: the 10 attachments of one request (200 KiB each) to the S3 server, 150 ms of latency on every response.
  * Warm-up: the same batch again and again under the latency ({@link #WARM_UP_UPLOADS} uploads, at most
  * {@link #WARM_UP_TIME}), so that every strategy has opened its connections (up to 10 at once) and compiled its code
- * before the first measured run.
+ * before the first measured run. Changes when what scenario A uploads, or how it warms up, changes.
  */
 final class ScenarioA {
 

@@ -9,7 +9,8 @@ import java.util.List;
  * ({@link #warmUpUploads} uploads, at most {@link #warmUpTime}): every connection of the pool opened, and, in a full
  * run, the per-request code of the strategy, its client and the SDK compiled by C2, which takes thousands of calls
  * of each method (after 400 uploads the JIT still took a third of the client's CPU, and code not yet compiled made an
- * upload cost twice its steady-state CPU: what was measured was when each strategy's code got compiled).
+ * upload cost twice its steady-state CPU: what was measured was when each strategy's code got compiled). Changes when
+ * what scenario B uploads, or how it warms up, changes.
  */
 final class ScenarioB {
 

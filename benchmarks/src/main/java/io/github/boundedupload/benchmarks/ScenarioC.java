@@ -6,7 +6,7 @@ import java.util.List;
  * Source 001's large files: 4 files of 180 MB from disk straight to the S3 server (no proxy, no added latency), so
  * bandwidth-bound: more threads must not make it slower, and nothing may hold a file in memory. Warm-up: 4 files of
  * 24 MB (the same path as the measured files for this library, one PutObject each; the multipart path of the
- * Transfer Manager).
+ * Transfer Manager). Changes when what scenario C uploads, or how it warms up, changes.
  */
 final class ScenarioC {
 

@@ -10,7 +10,8 @@ import java.util.stream.IntStream;
  * how many uploads a strategy keeps in flight decides. Warm-up: the batch again and again at 1 ms per upload, until
  * {@link #warmUpUploads} uploads went through (at most {@link #warmUpTime}): in process an upload costs only
  * CPU, so code the JIT has not compiled yet would be what is measured (and, in scenario E, the JIT's threads would
- * compete with the unrelated task for the two cores).
+ * compete with the unrelated task for the two cores). Changes when what scenario D uploads, or how it warms up,
+ * changes.
  */
 final class ScenarioD {
 

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 
 /**
- * Source 004, isolation: a 14,000-upload batch (30 ms each, in process) runs while
+ * Source 004, isolation. Changes when what scenario E uploads, what runs beside it or what it measures changes.
+ * A 14,000-upload batch (30 ms each, in process) runs while
  *
  * <ul>
  *   <li>the {@link Probe} submits an unrelated task to the JVM's common pool every 10 ms (its latency is compared

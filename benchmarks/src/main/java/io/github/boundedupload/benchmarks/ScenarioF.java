@@ -30,7 +30,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * before, for comparison. All settings run in one JVM on one client, interleaved round by round (the order turning each
  * round), after one warm-up batch each; an adaptive uploader lives across rounds, as it would in an application.
  * Every client retries up to {@link #ATTEMPTS} times with the SDK's standard backoff (circuit breaker off), so that the
- * badly tuned setting finishes, slowly, instead of failing; failures are counted, not thrown.
+ * badly tuned setting finishes, slowly, instead of failing; failures are counted, not thrown. Changes when what
+ * scenario F uploads, the limit settings it compares, or how its clients retry change.
  */
 final class ScenarioF {
 

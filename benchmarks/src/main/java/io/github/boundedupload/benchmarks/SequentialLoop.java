@@ -3,7 +3,10 @@ package io.github.boundedupload.benchmarks;
 import java.util.List;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Strategy 1, source 000's starting point: a loop on the caller's thread, one PutObject after another. */
+/**
+ * Strategy 1, source 000's starting point: a loop on the caller's thread, one PutObject after another. Changes when how
+ * strategy 1 loops over a batch changes.
+ */
 final class SequentialLoop implements Strategy {
 
     private final S3Client client;

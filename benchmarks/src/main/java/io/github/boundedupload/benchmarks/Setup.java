@@ -4,7 +4,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.S3UploadOptions;
 
 /**
- * How a strategy is set up in a scenario.
+ * How a strategy is set up in a scenario. Changes when a setting a scenario gives its strategies changes.
  *
  * @param bucket the bucket every upload goes to
  * @param concurrency uploads in flight at once, where the strategy lets it be chosen

@@ -2,7 +2,7 @@ package io.github.boundedupload.benchmarks;
 
 import java.util.Arrays;
 
-/** Percentiles and medians. */
+/** Percentiles and medians. Changes when how a percentile or a median is computed changes. */
 final class Stats {
 
     private Stats() {

@@ -2,7 +2,10 @@ package io.github.boundedupload.benchmarks;
 
 import java.util.List;
 
-/** One way of uploading a batch. Built once per measured JVM, then given batch after batch. */
+/**
+ * One way of uploading a batch. Built once per measured JVM, then given batch after batch. Changes when what the
+ * harness asks of a strategy changes.
+ */
 interface Strategy extends AutoCloseable {
 
     /**

@@ -2,7 +2,10 @@ package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.ExecutorType;
 
-/** The nine strategies, in the order the report lists them. */
+/**
+ * The nine strategies, in the order the report lists them. Changes when the strategies compared, or their order,
+ * change.
+ */
 enum StrategyKind {
     SEQUENTIAL("1 sequential loop", "loop", false),
     PARALLEL_STREAM("2 parallelStream()", "parallelStream", false),

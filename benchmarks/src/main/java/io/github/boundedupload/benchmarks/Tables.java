@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * One run's part of the report for each scenario: its heading, its ideal, its table of every strategy (makespan,
- * client CPU and allocation per upload, heap, threads) and its chart.
+ * client CPU and allocation per upload, heap, threads) and its chart. Changes when what a scenario's part of the report
+ * shows changes.
  */
 final class Tables {
 

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * The targets of one run, for each of this library's strategies: what was measured, whether it is met, and where it
- * is missed, by how much and why (the spread of the runs, the server, the client's CPU).
+ * is missed, by how much and why (the spread of the runs, the server, the client's CPU). Changes when a target of this
+ * library's strategies, or how it is judged, changes.
  */
 final class Targets {
 

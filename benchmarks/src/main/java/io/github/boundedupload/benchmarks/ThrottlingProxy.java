@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * requests are worth ({@code latency x (1 + (inFlight - knee) / 4)}, so that throughput falls as concurrency rises,
  * as on an overloaded server), and beyond {@code 4 x knee} it answers S3's {@code 503 SlowDown} at once. Requests are
  * forwarded unchanged (the {@code Host} header included, so that the SigV4 signature still holds), over HTTP/1.1.
+ * Changes when how the proxy degrades past its knee, or how it forwards requests, changes.
  *
  * <p>Needs {@code -Djdk.httpclient.allowRestrictedHeaders=host} (set by {@link Fork} before any HTTP client loads).
  */

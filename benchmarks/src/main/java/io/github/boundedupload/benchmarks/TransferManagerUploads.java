@@ -9,7 +9,8 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * Strategies 7 and 8: the AWS SDK's S3 Transfer Manager, one {@code upload} (bytes) or {@code uploadFile} (files) per
  * item, all started at once, on the Java-based non-blocking client with the SDK's multipart support on (7) or on the
  * CRT-based client (8: native HTTP stack, a large file's parts in parallel). Its concurrency is the client's
- * connection pool ({@code maxConcurrency} for the CRT client), the same size as every other strategy's.
+ * connection pool ({@code maxConcurrency} for the CRT client), the same size as every other strategy's. Changes when
+ * how strategies 7 and 8 drive the Transfer Manager, or its clients, changes.
  */
 final class TransferManagerUploads implements Strategy {
 

@@ -36,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * What the uploader itself costs per upload: a batch of N attachments to a storage that does nothing, through the
  * uploader, against the same N no-op calls as bare {@code CompletableFuture.supplyAsync} on the same executor (what
  * source 000 does by hand). Time per batch; divide by {@code batchSize} for the cost per upload. Run with
- * {@code -prof gc} for allocation ({@code gc.alloc.rate.norm}, bytes per batch).
+ * {@code -prof gc} for allocation ({@code gc.alloc.rate.norm}, bytes per batch). Changes when what the uploader's cost
+ * per upload is measured against, or how, changes.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

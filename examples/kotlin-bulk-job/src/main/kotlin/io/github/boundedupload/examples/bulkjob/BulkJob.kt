@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component
  * The bulk job: every file, in batches of [batchSize], all batches submitted at once from coroutines. The uploader
  * bounds what runs (its own threads, `bounded-upload.max-concurrent-uploads`) and queues the rest, so the job
  * neither blocks a coroutine dispatcher's threads nor takes more than its share. Each batch is all-or-nothing;
- * cancelling the job cancels every batch, and what they stored is deleted again.
+ * cancelling the job cancels every batch, and what they stored is deleted again. Changes when how the job batches and
+ * submits its files changes.
  */
 @Component
 class BulkJob(private val uploader: ConcurrentAttachmentUploader) {

@@ -4,7 +4,7 @@ import java.nio.file.Path
 import org.springframework.boot.context.properties.ConfigurationProperties
 import org.springframework.util.unit.DataSize
 
-/** `bulk-job.*`: the job [JobRunner] runs at start-up. */
+/** `bulk-job.*`: the job [JobRunner] runs at start-up. Changes when a setting of the job changes. */
 @ConfigurationProperties("bulk-job")
 data class BulkJobProperties(
     /** Whether to run the job once at start-up. */

@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component
 
 /**
  * Runs the job once at start-up, next to a stream of other work, and prints both sides' figures. Off with
- * `bulk-job.run-on-start=false` (the tests drive [BulkJob] themselves).
+ * `bulk-job.run-on-start=false` (the tests drive [BulkJob] themselves). Changes when what runs at start-up, or the
+ * figures it prints, changes.
  */
 @Component
 @ConditionalOnProperty(name = ["bulk-job.run-on-start"], havingValue = "true", matchIfMissing = true)

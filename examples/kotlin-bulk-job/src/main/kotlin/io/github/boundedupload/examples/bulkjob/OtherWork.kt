@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component
 /**
  * The rest of the application: short blocking calls (a database query, a notification gateway) on the shared
  * `Dispatchers.IO`, as in source 004. Each call reports how long it took from when it was asked for, so waiting
- * for a free `Dispatchers.IO` thread shows.
+ * for a free `Dispatchers.IO` thread shows. Changes when the other work, or how its waiting is measured, changes.
  */
 @Component
 class OtherWork {

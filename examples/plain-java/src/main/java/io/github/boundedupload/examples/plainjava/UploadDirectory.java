@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 
 /**
  * Uploads every regular file of a directory concurrently, to a directory on the local disk or to an S3 bucket,
- * printing a progress line and a summary.
+ * printing a progress line and a summary. Changes when the command's arguments, its storages or what it prints change.
  *
  * <pre>
  * UploadDirectory &lt;directory&gt; [--to &lt;storage directory&gt;]

@@ -6,7 +6,7 @@ import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The application's beans that are not components of their own. */
+/** The application's beans that are not components of their own. Changes when one of these beans changes. */
 @Configuration(proxyBeanMethods = false)
 class AppConfiguration {
 

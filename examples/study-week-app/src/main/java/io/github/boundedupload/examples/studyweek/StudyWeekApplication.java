@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 /**
  * A study service that creates a study week with N attachments in one request: the attachments go to the storage
  * concurrently through the auto-configured {@link io.github.boundedupload.ConcurrentAttachmentUploader}, outside the
- * database transaction, and the week is saved afterwards.
+ * database transaction, and the week is saved afterwards. Changes when how Spring Boot starts the study service
+ * changes.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

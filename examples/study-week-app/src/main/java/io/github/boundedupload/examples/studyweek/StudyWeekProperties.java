@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The application's own settings ({@code study-week.*}).
+ * The application's own settings ({@code study-week.*}). Changes when the application's own settings change.
  *
  * @param dataDir where the H2 database and the local storage keep their files
  * @param retryAfter what a client is told to wait, in {@code Retry-After}, when the uploader is saturated

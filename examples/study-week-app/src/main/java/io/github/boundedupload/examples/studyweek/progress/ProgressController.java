@@ -7,7 +7,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The progress of a running upload request, which the page polls while its request is in flight. */
+/**
+ * The progress of a running upload request, which the page polls while its request is in flight. Changes when what the
+ * page can read of a running request's progress changes.
+ */
 @RestController
 class ProgressController {
 

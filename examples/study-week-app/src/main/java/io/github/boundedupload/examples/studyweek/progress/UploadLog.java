@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
  * Logs each request's uploads: one INFO line per request (its batch), each file at DEBUG, a failed file at WARN.
  * These lines are written on the uploader's threads, and still carry the request id: the starter copies the request
  * thread's MDC to them. Keys and sizes only, never locations (which may be presigned URLs). Files are counted from 1.
+ * Changes when what is logged of a request's uploads changes.
  */
 @Component
 class UploadLog implements UploadListener {

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
- * How far each file of a running request has got on its way to the storage, for the page's progress bars.
+ * How far each file of a running request has got on its way to the storage, for the page's progress bars. Changes when
+ * what is tracked of a running request's files changes.
  *
  * <p>The client names its request with an {@value #HEADER} header; the controller registers the request's attachments
  * under that id while the uploads run, and the uploader reports each step to this listener (the starter adds every

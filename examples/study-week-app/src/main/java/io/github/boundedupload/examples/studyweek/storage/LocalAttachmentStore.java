@@ -7,7 +7,8 @@ import java.nio.file.Files;
 
 /**
  * Objects on the local disk, where the starter's default storage keeps them. Keys become paths only through
- * {@link LocalFileUploader#resolve(String)}, which refuses any key that would leave the storage directory.
+ * {@link LocalFileUploader#resolve(String)}, which refuses any key that would leave the storage directory. Changes when
+ * how an object is read from the local disk changes.
  */
 final class LocalAttachmentStore implements AttachmentStore {
 

@@ -6,7 +6,10 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 
-/** Objects in an S3 bucket. Owns its client: closing the store closes it. */
+/**
+ * Objects in an S3 bucket. Owns its client: closing the store closes it. Changes when how an object is read from S3
+ * changes.
+ */
 final class S3AttachmentStore implements AttachmentStore, AutoCloseable {
 
     private final S3Client client;

@@ -15,7 +15,8 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * The {@link AttachmentStore} for the storage the starter uploads to: S3 when {@code bounded-upload.s3.bucket} is set
- * (profile {@code localstack}), else the local disk (the starter's default).
+ * (profile {@code localstack}), else the local disk (the starter's default). Changes when which store serves which
+ * storage, or how it is built, changes.
  */
 @Configuration(proxyBeanMethods = false)
 public class StorageConfiguration {

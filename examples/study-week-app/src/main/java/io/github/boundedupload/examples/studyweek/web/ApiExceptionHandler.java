@@ -49,7 +49,7 @@ import org.springframework.web.util.WebUtils;
 /**
  * Turns every failure into an RFC 9457 problem detail ({@code application/problem+json}) with a message a client can
  * act on, and the request id to quote. Server-side details (storage keys, paths, exception messages of the storage
- * client, stack traces) go to the log only.
+ * client, stack traces) go to the log only. Changes when how a failure is reported to the client changes.
  *
  * <p>Spring MVC's own exceptions (missing parts, invalid fields, the multipart size limits) are handled by
  * {@link ResponseEntityExceptionHandler}; a few of its messages are made clearer here.

@@ -4,7 +4,10 @@ import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The week's limits, for the page to tell the user before the upload, in the words the refusals use. */
+/**
+ * The week's limits, for the page to tell the user before the upload, in the words the refusals use. Changes when which
+ * limits the page is told, or in which words, changes.
+ */
 @RestController
 class LimitsController {
 

@@ -17,7 +17,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Gives every request an id, in the MDC (so every log line of the request shows it, including those written on the
  * upload threads, to which the starter copies the MDC), in the response's {@value #HEADER} header and in error
  * bodies. The caller's {@value #HEADER} is used when it is a plain token; anything else is replaced by a new id, so a
- * client cannot write arbitrary text into the logs.
+ * client cannot write arbitrary text into the logs. Changes when how a request's id is chosen or passed on changes.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)

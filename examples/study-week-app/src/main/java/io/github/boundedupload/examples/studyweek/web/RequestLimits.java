@@ -17,7 +17,8 @@ import org.springframework.util.unit.DataSize;
  * {@code study-week.max-files} and {@code study-week.max-file-size}: the uploader's (application.yml points
  * {@code bounded-upload.*} at them), Spring's multipart sizes, and Tomcat's multipart part count and swallow size.
  * Otherwise each layer has a default of its own (Spring's 1MB, Tomcat's 50 parts), and the user meets whichever is
- * smallest, described in that layer's words: a request of 47 tiny files was "too large".
+ * smallest, described in that layer's words: a request of 47 tiny files was "too large". Changes when a limit a week's
+ * request meets, or how it follows from the two settings, changes.
  *
  * <p>{@code spring.servlet.multipart.max-file-size}, {@code max-request-size} and {@code server.tomcat.max-part-count}
  * are therefore not used; the multipart location and threshold still are.

@@ -1,6 +1,6 @@
 package io.github.boundedupload.examples.studyweek.week;
 
-/** The study already has a week with this title. */
+/** The study already has a week with this title. Changes when what makes a week a duplicate changes. */
 public class DuplicateWeekException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -8,7 +8,8 @@ import java.time.LocalDate;
 import org.springframework.format.annotation.DateTimeFormat;
 
 /**
- * The form fields of a new week, checked before any file is uploaded.
+ * The form fields of a new week, checked before any file is uploaded. Changes when a form field of a new week, or its
+ * check, changes.
  *
  * @param title the week's title, unique within its study
  * @param content what the week is about

@@ -17,7 +17,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** One week of a study: what is studied, when, and the files that go with it. */
+/**
+ * One week of a study: what is studied, when, and the files that go with it. Changes when what is stored of a week
+ * changes.
+ */
 @Entity
 @Table(name = "study_week",
         // The database has the last word on duplicates: two requests may both pass the service's check.

@@ -9,7 +9,7 @@ import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
 import org.springframework.transaction.annotation.Transactional;
 
-/** The weeks, with their attachments. */
+/** The weeks, with their attachments. Changes when a query of the weeks changes. */
 public interface StudyWeekRepository extends JpaRepository<StudyWeek, Long> {
 
     /**

@@ -13,7 +13,7 @@ import jakarta.persistence.Table;
 
 /**
  * A file of a week: its name as the client sent it (shown and offered on download, never used as a path) and the
- * storage key the uploader chose for it.
+ * storage key the uploader chose for it. Changes when what is stored of a week's file changes.
  */
 @Entity
 @Table(name = "week_attachment")

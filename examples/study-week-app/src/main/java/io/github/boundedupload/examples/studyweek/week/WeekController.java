@@ -30,7 +30,8 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.multipart.support.MissingServletRequestPartException;
 
 /**
- * The weeks of a study: create one with its files, read it, download a file.
+ * The weeks of a study: create one with its files, read it, download a file. Changes when the API's week endpoints
+ * change.
  *
  * <pre>
  * curl -F title='Week 3' -F startDate=2026-11-16 -F endDate=2026-11-22 \

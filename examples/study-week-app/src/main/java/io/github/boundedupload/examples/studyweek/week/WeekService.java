@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creates weeks: the uploads and the week in one transaction, atomically, without holding a database connection while
- * the files upload.
+ * the files upload. Changes when how a week and its uploads are created together changes.
  *
  * <p>The upload journal ({@code bounded-upload.journal.enabled}) records the batch in the database before its first
  * byte, on a connection of its own, and writes "keep these objects" in this transaction. So:

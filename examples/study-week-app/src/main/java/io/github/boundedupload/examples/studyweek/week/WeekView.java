@@ -8,7 +8,8 @@ import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * A week as the API shows it. Attachment URLs point to this application's download endpoint, never to the storage:
- * a storage location may be a local path or a presigned URL, neither of which a client should see.
+ * a storage location may be a local path or a presigned URL, neither of which a client should see. Changes when what
+ * the API shows of a week changes.
  *
  * @param id the week's id
  * @param studyId the study
