@@ -86,11 +86,11 @@ final class Multipart {
     }
 
     /**
-     * Aborts the upload. When a part's request was cut off ({@code partsCut}: it failed, or was cancelled, with its
-     * body perhaps still on its way), S3 may still be storing that part after the abort: as S3's own documentation of
-     * AbortMultipartUpload says, "it might be necessary to abort a given multipart upload multiple times". Then,
-     * after the settle time, abort again until S3 no longer knows the upload (seen on versitygw, where a late part
-     * brought an aborted upload back).
+     * Aborts the upload. When a part's request was cut off ({@code partsCut}: it failed without S3 refusing it, or was
+     * cancelled, with its body perhaps still on its way), S3 may still be storing that part after the abort: as S3's
+     * own documentation of AbortMultipartUpload says, "it might be necessary to abort a given multipart upload
+     * multiple times". Then, after the settle time, abort again until S3 no longer knows the upload (seen on
+     * versitygw, where a late part brought an aborted upload back). A part S3 answered with a refusal is not cut off.
      */
     private CompletableFuture<StoredObject> afterFailedMultipart(String uploadId, Throwable failure,
             boolean mayHaveCompleted, boolean partsCut, long size) {
@@ -264,7 +264,8 @@ final class Multipart {
                         synchronized (this) {
                             inFlight--;
                             if (error != null) {
-                                cut = true;
+                                // S3 answered and refused the part: nothing of it is still travelling.
+                                cut |= !Failures.refused(error);
                                 // A part that fails once the upload is cancelled fails because of the cancel (its
                                 // thread was interrupted, perhaps in a file read): the cancel is the reason.
                                 if (failure == null) {
