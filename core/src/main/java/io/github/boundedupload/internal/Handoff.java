@@ -29,7 +29,10 @@ final class Handoff {
      */
     static void runFrom(Call first) {
         Engine engine = first.engine;
-        if (CURRENT.get() != null || !engine.threads.owns(Thread.currentThread())) {
+        // Ownership first: on a thread that is not the uploader's (a supplied executor's, perhaps a fresh virtual
+        // thread per call), ThreadLocal.get() would create the thread's map of thread-locals, for nothing.
+        if (first.runOn() != engine.ownExecutor || !engine.threads.owns(Thread.currentThread())
+                || CURRENT.get() != null) {
             first.runHere();
             return;
         }
@@ -56,9 +59,11 @@ final class Handoff {
 
     /** Whether this thread takes the call next, because it is one of its uploader's own, finishing a call. */
     static boolean offer(Call call) {
+        if (call.runOn() != call.engine.ownExecutor) {
+            return false;
+        }
         Handoff handoff = CURRENT.get();
-        if (handoff == null || handoff.next != null || handoff.engine != call.engine
-                || call.runOn() != call.engine.ownExecutor) {
+        if (handoff == null || handoff.next != null || handoff.engine != call.engine) {
             return false;
         }
         handoff.next = call;
