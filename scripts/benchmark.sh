@@ -5,9 +5,10 @@
 #   scripts/benchmark.sh            the full run: the source cases' sizes, 3 rounds of 3 measured runs, on both
 #                                   servers (about an hour on 2 cores)
 #   scripts/benchmark.sh --quick    small batches, 2 rounds of 1 run, report in benchmarks/target/report/ (a few minutes)
-#   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios
+#   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios (report in benchmarks/target/report/)
 #   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    one server only (default: localstack,versitygw; in a
-#                                   run on both, D and E, in process, run with LocalStack, and F with versitygw)
+#                                   run on both, D and E, in process, run with LocalStack, and F with versitygw;
+#                                   report in benchmarks/target/report/)
 #
 # Builds the module, starts the S3 servers and Toxiproxy with scripts/test-services.sh (reusing them when they already
 # run; installing them into ~/.cache/bounded-upload on first use) and runs the harness on JDK 21+ (virtual threads):
@@ -49,6 +50,9 @@ scale=full
 for arg in "$@"; do [ "$arg" = --quick ] && scale=quick; done
 out=docs
 [ "$scale" = quick ] && out=benchmarks/target/report
+# Only the full run of every scenario on both servers is the report of record; a part of it goes beside the quick one.
+for arg in "$@"; do case "$arg" in --scenarios=*) out=benchmarks/target/report ;; esac; done
+[ -n "${BOUNDED_UPLOAD_S3_SERVER:-}" ] && [ "$BOUNDED_UPLOAD_S3_SERVER" != localstack,versitygw ] && out=benchmarks/target/report
 [ "$tls" = true ] && out=benchmarks/target/report-tls
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
 kept=()

@@ -21,18 +21,23 @@ import one.profiler.AsyncProfiler;
  */
 public final class ProfileUploads {
 
+    /** Strategy 3's code on a virtual thread per upload, at most the scenario's connections at once. */
+    static final String VIRTUAL_POOL = "COMPLETABLE_FUTURE_VIRTUAL";
+
     private ProfileUploads() {
     }
 
     /**
      * Profiles one strategy.
      *
-     * @param args the strategy ({@link StrategyKind} name), the uploads to warm up with (default 20,000), the measured
+     * @param args the strategy ({@link StrategyKind} name, or {@value #VIRTUAL_POOL}), the uploads to warm up with (default 20,000), the measured
      *     runs of each kind of sample (default 3)
      * @throws Exception when the strategy or the profiler fails
      */
     public static void main(String[] args) throws Exception {
-        StrategyKind kind = StrategyKind.valueOf(args[0]);
+        boolean virtualPool = args[0].equals(VIRTUAL_POOL);
+        StrategyKind kind = virtualPool ? StrategyKind.COMPLETABLE_FUTURE : StrategyKind.valueOf(args[0]);
+        String name = virtualPool ? VIRTUAL_POOL : kind.name();
         int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path out = Path.of("benchmarks", "target", "profile");
@@ -41,13 +46,15 @@ public final class ProfileUploads {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         AsyncProfiler profiler = AsyncProfiler.getInstance();
         try (S3Target target = S3Target.behindLatency("profile", Scenario.B_LATENCY);
-                Strategy strategy = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
+                Strategy strategy = virtualPool ? CompletableFutureUploads.onVirtualThreads(target.backend(),
+                        Scenario.B.setup(kind, scale, target.bucketName()))
+                        : kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
             List<Item> warm = files.subList(0, 200);
             int rounds = Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), warmUp, java.time.Duration
                     .ofMinutes(3), target::empty);
-            System.out.printf(Locale.ROOT, "%s: warmed up with %d uploads%n", kind, rounds * warm.size());
+            System.out.printf(Locale.ROOT, "%s: warmed up with %d uploads%n", name, rounds * warm.size());
             for (String event : List.of("cpu", "alloc")) {
-                Path stacks = out.resolve(kind.name().toLowerCase(Locale.ROOT) + "-" + event + ".collapsed");
+                Path stacks = out.resolve(name.toLowerCase(Locale.ROOT) + "-" + event + ".collapsed");
                 Meter meter = new Meter();
                 long cpu = 0;
                 long jit = 0;
@@ -69,7 +76,7 @@ public final class ProfileUploads {
                     allocated += usage.allocatedBytes();
                     uploads += items.size();
                     System.out.printf(Locale.ROOT, "%s %s run %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms)%n",
-                            kind, event, run, took / 1e9, (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3
+                            name, event, run, took / 1e9, (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3
                                     / items.size(), usage.jitCpuNanos() / 1e6);
                     target.empty();
                 }
