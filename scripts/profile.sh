@@ -8,6 +8,7 @@
 #   scripts/profile.sh LIBRARY_PLATFORM COMPLETABLE_FUTURE   the strategies named (StrategyKind names)
 #   scripts/profile.sh COMPLETABLE_FUTURE_VIRTUAL        strategy 3 on a virtual thread per upload (50 at once): an anchor
 #                                                        for LIBRARY_VIRTUAL, here only
+#   scripts/profile.sh LIBRARY_NON_BLOCKING_CRT:PLATFORM  a library strategy on another ExecutorType than its own
 #   BOUNDED_UPLOAD_S3_SERVER=localstack scripts/profile.sh   on LocalStack
 #   PROFILE_WARM_UP=20000 PROFILE_RUNS=3                 uploads to warm up with, measured runs per kind of sample
 #   BOUNDED_UPLOAD_S3_TLS=true scripts/profile.sh        over HTTPS (see scripts/benchmark.sh)

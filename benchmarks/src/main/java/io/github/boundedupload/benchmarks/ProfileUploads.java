@@ -1,5 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
+import io.github.boundedupload.ExecutorType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,17 +28,33 @@ public final class ProfileUploads {
     private ProfileUploads() {
     }
 
+    private static Strategy open(String[] named, StrategyKind kind, boolean virtualPool, S3Target target,
+            Scale scale) {
+        Setup setup = Scenario.B.setup(kind, scale, target.bucketName());
+        if (virtualPool) {
+            return CompletableFutureUploads.onVirtualThreads(target.backend(), setup);
+        }
+        if (named.length > 1) {
+            setup = new Setup(setup.bucket(), setup.concurrency(), setup.connections(), setup.uploader().toBuilder()
+                    .executorType(ExecutorType.valueOf(named[1])).build(), setup.options());
+        }
+        return kind.open(target.backend(), setup);
+    }
+
     /**
      * Profiles one strategy.
      *
-     * @param args the strategy ({@link StrategyKind} name, or {@value #VIRTUAL_POOL}), the uploads to warm up with (default 20,000), the measured
-     *     runs of each kind of sample (default 3)
+     * @param args the strategy (a {@link StrategyKind} name; or {@value #VIRTUAL_POOL}; or a library strategy's name,
+     *     a colon and an {@link ExecutorType} to run it on instead of its own, as in
+     *     {@code LIBRARY_NON_BLOCKING_CRT:PLATFORM}), the uploads to warm up with (default 20,000), the measured runs
+     *     of each kind of sample (default 3)
      * @throws Exception when the strategy or the profiler fails
      */
     public static void main(String[] args) throws Exception {
-        boolean virtualPool = args[0].equals(VIRTUAL_POOL);
-        StrategyKind kind = virtualPool ? StrategyKind.COMPLETABLE_FUTURE : StrategyKind.valueOf(args[0]);
-        String name = virtualPool ? VIRTUAL_POOL : kind.name();
+        String[] named = args[0].split(":", 2);
+        boolean virtualPool = named[0].equals(VIRTUAL_POOL);
+        StrategyKind kind = virtualPool ? StrategyKind.COMPLETABLE_FUTURE : StrategyKind.valueOf(named[0]);
+        String name = String.join("_", named);
         int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Path out = Path.of("benchmarks", "target", "profile");
@@ -46,9 +63,7 @@ public final class ProfileUploads {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         AsyncProfiler profiler = AsyncProfiler.getInstance();
         try (S3Target target = S3Target.behindLatency("profile", Scenario.B_LATENCY);
-                Strategy strategy = virtualPool ? CompletableFutureUploads.onVirtualThreads(target.backend(),
-                        Scenario.B.setup(kind, scale, target.bucketName()))
-                        : kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()))) {
+                Strategy strategy = open(named, kind, virtualPool, target, scale)) {
             List<Item> warm = files.subList(0, 200);
             int rounds = Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), warmUp, java.time.Duration
                     .ofMinutes(3), target::empty);
