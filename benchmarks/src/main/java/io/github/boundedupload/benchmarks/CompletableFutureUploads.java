@@ -1,25 +1,18 @@
 package io.github.boundedupload.benchmarks;
 
-import io.github.boundedupload.support.Threads;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Strategy 3, source 000's final design: {@code CompletableFuture.supplyAsync} on a dedicated pool of core 10, max
  * 40 threads, a queue of 50 and {@code CallerRunsPolicy}, then join all. The pool is the source's, whatever the
- * scenario's concurrency: that is the configuration being compared. {@link #onVirtualThreads} is the same code on a
- * virtual thread per upload, at most the scenario's concurrency at once: an anchor for {@code scripts/profile.sh}
- * only, which tells the cost of virtual threads on a blocking client from the cost of this library on them. Changes
- * when strategy 3's pool, or how it submits and joins the uploads, changes.
+ * scenario's concurrency: that is the configuration being compared. Changes when strategy 3's pool, or how it submits
+ * and joins the uploads, changes.
  */
 final class CompletableFutureUploads implements Strategy {
 
@@ -29,11 +22,7 @@ final class CompletableFutureUploads implements Strategy {
 
     private final S3Client client;
     private final String bucket;
-    private final Executor executor;
-    /** Source 000's pool; none on virtual threads. */
-    private final @Nullable ThreadPoolExecutor pool;
-    /** On virtual threads: the uploads in flight at most (a thread per upload has no bound of its own). */
-    private final Semaphore permits;
+    private final ThreadPoolExecutor pool;
 
     CompletableFutureUploads(Backend backend, Setup setup) {
         this.client = backend.syncClient(setup.connections());
@@ -42,22 +31,6 @@ final class CompletableFutureUploads implements Strategy {
         this.pool = new ThreadPoolExecutor(CORE, MAX, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
                 task -> new Thread(task, "file-upload-" + count.incrementAndGet()),
                 new ThreadPoolExecutor.CallerRunsPolicy());
-        this.executor = pool;
-        this.permits = new Semaphore(Integer.MAX_VALUE);
-    }
-
-    private CompletableFutureUploads(Backend backend, Setup setup, int inFlight) {
-        this.client = backend.syncClient(setup.connections());
-        this.bucket = setup.bucket();
-        ThreadFactory virtual = Threads.virtual("file-upload-").orElseThrow();
-        this.executor = task -> virtual.newThread(task).start();
-        this.pool = null;
-        this.permits = new Semaphore(inFlight);
-    }
-
-    /** The same uploads on a virtual thread each, at most the scenario's connections at once. */
-    static CompletableFutureUploads onVirtualThreads(Backend backend, Setup setup) {
-        return new CompletableFutureUploads(backend, setup, setup.connections());
     }
 
     /**
@@ -74,24 +47,18 @@ final class CompletableFutureUploads implements Strategy {
     @Override
     public void upload(List<Item> items) {
         CompletableFuture.allOf(items.stream()
-                .map(item -> {
-                    permits.acquireUninterruptibly();
-                    return CompletableFuture.supplyAsync(
-                            () -> client.putObject(item.putRequest(bucket), item.requestBody()), executor)
-                            .whenComplete((response, failure) -> permits.release());
-                })
+                .map(item -> CompletableFuture.supplyAsync(
+                        () -> client.putObject(item.putRequest(bucket), item.requestBody()), pool))
                 .toArray(CompletableFuture[]::new)).join();
     }
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.shutdown();
-            try {
-                pool.awaitTermination(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        pool.shutdown();
+        try {
+            pool.awaitTermination(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         client.close();
     }

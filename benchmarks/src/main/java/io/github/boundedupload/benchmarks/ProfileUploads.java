@@ -22,18 +22,20 @@ import one.profiler.AsyncProfiler;
  */
 public final class ProfileUploads {
 
-    /** Strategy 3's code on a virtual thread per upload, at most the scenario's connections at once. */
+    /** Strategy 3's code on a virtual thread per upload ({@link VirtualThreadUploads}). */
     static final String VIRTUAL_POOL = "COMPLETABLE_FUTURE_VIRTUAL";
 
     private ProfileUploads() {
     }
 
-    private static Strategy open(String[] named, StrategyKind kind, boolean virtualPool, S3Target target,
-            Scale scale) {
-        Setup setup = Scenario.B.setup(kind, scale, target.bucketName());
-        if (virtualPool) {
-            return CompletableFutureUploads.onVirtualThreads(target.backend(), setup);
+    /** {@code named}: the strategy's name, and perhaps the {@link ExecutorType} to run it on instead of its own. */
+    private static Strategy open(String[] named, S3Target target, Scale scale) {
+        if (named[0].equals(VIRTUAL_POOL)) {
+            return new VirtualThreadUploads(target.backend(),
+                    Scenario.B.setup(StrategyKind.COMPLETABLE_FUTURE, scale, target.bucketName()));
         }
+        StrategyKind kind = StrategyKind.valueOf(named[0]);
+        Setup setup = Scenario.B.setup(kind, scale, target.bucketName());
         if (named.length > 1) {
             setup = new Setup(setup.bucket(), setup.concurrency(), setup.connections(), setup.uploader().toBuilder()
                     .executorType(ExecutorType.valueOf(named[1])).build(), setup.options());
@@ -52,8 +54,6 @@ public final class ProfileUploads {
      */
     public static void main(String[] args) throws Exception {
         String[] named = args[0].split(":", 2);
-        boolean virtualPool = named[0].equals(VIRTUAL_POOL);
-        StrategyKind kind = virtualPool ? StrategyKind.COMPLETABLE_FUTURE : StrategyKind.valueOf(named[0]);
         String name = String.join("_", named);
         int warmUp = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
@@ -63,7 +63,7 @@ public final class ProfileUploads {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         AsyncProfiler profiler = AsyncProfiler.getInstance();
         try (S3Target target = S3Target.behindLatency("profile", Scenario.B_LATENCY);
-                Strategy strategy = open(named, kind, virtualPool, target, scale)) {
+                Strategy strategy = open(named, target, scale)) {
             List<Item> warm = files.subList(0, 200);
             int rounds = Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), warmUp, java.time.Duration
                     .ofMinutes(3), target::empty);
