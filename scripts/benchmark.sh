@@ -46,12 +46,15 @@ if [ "$tls" = true ]; then
   store="$(scripts/test-services.sh settings | sed -n 's/^cache=//p')/run/test-truststore.p12"
   tls_options=("-Djavax.net.ssl.trustStore=$store" -Djavax.net.ssl.trustStorePassword=changeit)
 fi
-scale=full
-for arg in "$@"; do [ "$arg" = --quick ] && scale=quick; done
-out=docs
-[ "$scale" = quick ] && out=benchmarks/target/report
 # Only the full run of every scenario on both servers is the report of record; a part of it goes beside the quick one.
-for arg in "$@"; do case "$arg" in --scenarios=*) out=benchmarks/target/report ;; esac; done
+scale=full
+out=docs
+for arg in "$@"; do
+  case "$arg" in
+    --quick) scale=quick; out=benchmarks/target/report ;;
+    --scenarios=*) out=benchmarks/target/report ;;
+  esac
+done
 [ -n "${BOUNDED_UPLOAD_S3_SERVER:-}" ] && [ "$BOUNDED_UPLOAD_S3_SERVER" != localstack,versitygw ] && out=benchmarks/target/report
 [ "$tls" = true ] && out=benchmarks/target/report-tls
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}

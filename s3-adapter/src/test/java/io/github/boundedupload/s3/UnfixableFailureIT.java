@@ -158,9 +158,8 @@ class UnfixableFailureIT {
 
     /**
      * A part S3 answers with a refusal (here: its CRC32 does not match, so S3 read all of it first) is not a part cut
-     * off on its way: the
-     * multipart upload is aborted once, without the second abort after the settle time that a part perhaps still
-     * travelling needs, and nothing of it is left.
+     * off on its way: the multipart upload is aborted once, without the second abort after the settle time that a part
+     * perhaps still travelling needs, and nothing of it is left.
      */
     @ParameterizedTest
     @EnumSource(Kind.class)

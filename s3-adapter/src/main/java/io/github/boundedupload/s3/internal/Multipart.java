@@ -264,7 +264,7 @@ final class Multipart {
                         synchronized (this) {
                             inFlight--;
                             if (error != null) {
-                                // S3 answered and refused the part: nothing of it is still travelling.
+                                // Cut off, unless S3 answered with a refusal: then nothing of it is still travelling.
                                 cut |= !Failures.refused(error);
                                 // A part that fails once the upload is cancelled fails because of the cancel (its
                                 // thread was interrupted, perhaps in a file read): the cancel is the reason.
