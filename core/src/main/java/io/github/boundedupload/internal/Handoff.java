@@ -10,7 +10,13 @@ import org.jspecify.annotations.Nullable;
  * taken from the rest of the application (benchmark scenario E: the p99 of an unrelated task next to a 14,000-upload
  * batch). Only the first call a step starts is handed off; others go to the executor, so concurrency is what the
  * permits say. Only the uploader's own executor: a supplied one may decorate its tasks (a Spring {@code TaskDecorator}
- * binding a security context), which a handed-off call would skip. Changes when how a call gets its thread changes.
+ * binding a security context), which a handed-off call would skip.
+ *
+ * <p>A non-blocking storage answers on a thread of its own (the SDK's completion thread), never on ours: there the
+ * answer's thread starts the next call itself, since a non-blocking storage's calls return at once (its contract).
+ * Waking one of our threads per upload for one non-blocking call put the library on the CRT client at 1.17x the CRT
+ * Transfer Manager's CPU per upload; without it, 1.08-1.13x (scenario B, two strategies in one JVM:
+ * docs/performance.md). Changes when how a call gets its thread changes.
  */
 final class Handoff {
 
@@ -36,21 +42,39 @@ final class Handoff {
             first.runHere();
             return;
         }
+        runHandingOff(engine, first::runHere);
+    }
+
+    /**
+     * Runs a non-blocking storage's answer to {@code call} on the thread that brought it, then, like
+     * {@link #runFrom}, the call the answer started (and the ones those start). Only for calls on the uploader's own
+     * executor; a blocking storage answers on the call's own thread, which {@link #runFrom} already runs.
+     */
+    static void runAnswer(Call call, Runnable answer) {
+        Engine engine = call.engine;
+        if (engine.storage.blocking() || call.runOn() != engine.ownExecutor || CURRENT.get() != null) {
+            answer.run();
+            return;
+        }
+        runHandingOff(engine, answer);
+    }
+
+    private static void runHandingOff(Engine engine, Runnable first) {
         Handoff handoff = new Handoff(engine);
         CURRENT.set(handoff);
         try {
-            Call call = first;
+            first.run();
+            Call call = handoff.next;
             while (call != null) {
+                if (Thread.currentThread().isInterrupted() || isShutdown(engine.ownExecutor)) {
+                    // Stopping: the call goes the usual way, where a refusal is reported.
+                    CURRENT.remove();
+                    call.start();
+                    return;
+                }
                 handoff.next = null;
                 call.runHere();
                 call = handoff.next;
-                if (call != null && (Thread.currentThread().isInterrupted() || isShutdown(engine.ownExecutor))) {
-                    // Stopping: the call goes the usual way, where a refusal is reported.
-                    Call refused = call;
-                    call = null;
-                    CURRENT.remove();
-                    refused.start();
-                }
             }
         } finally {
             CURRENT.remove();

@@ -115,7 +115,8 @@ final class Upload extends Call {
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
         engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor))
-                .whenComplete((stored, failure) -> InContext.run(batch.context, () -> answered(stored, failure)));
+                .whenComplete((stored, failure) -> Handoff.runAnswer(this,
+                        () -> InContext.run(batch.context, () -> answered(stored, failure))));
     }
 
     /** The storage answered (or the call never ran): report the attachment, then hand its result to the batch. */

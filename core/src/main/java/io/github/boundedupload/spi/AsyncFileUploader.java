@@ -9,7 +9,9 @@ import java.util.concurrent.CompletableFuture;
  * in about two seconds with a handful of threads. Changes when what the uploader asks of a non-blocking storage
  * changes.
  *
- * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. When the uploader
+ * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. The uploader calls
+ * them on its own threads, or on the thread that completed the future of another upload (yours), which starts the next
+ * upload itself rather than waking one of the uploader's threads for it. When the uploader
  * gives up on an upload (timeout, stopped batch, close), it completes the request's
  * {@link UploadRequest#cancellation()}: stop the requests, remove what the upload started, and then complete the
  * returned future, exceptionally when nothing is stored. The uploader reports the attachment only then. A future that

@@ -8,6 +8,12 @@ import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.UploadRequest;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -18,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * A thread of the uploader's own pool that frees a permit runs the upload the permit goes to, instead of waking another
  * thread for it and parking: in a batch larger than its permits, the pool is handed one task per permit, not one per
  * upload (benchmark scenario E measured what the wake-ups cost an unrelated task). A supplied executor is handed every
- * upload, since it may decorate its tasks.
+ * upload, since it may decorate its tasks. A non-blocking storage's answer starts the next upload on the thread that
+ * brought it, as the SPI lets it: its calls return at once.
  */
 class HandoffTest {
 
@@ -60,6 +67,72 @@ class HandoffTest {
             assertThat(tasks).hasValue(UPLOADS);
         } finally {
             threads.shutdown();
+        }
+    }
+
+    @Test
+    void aNonBlockingStoragesAnswerStartsTheNextUploadOnItsOwnThread() {
+        AnswersOnItsOwnThread storage = new AnswersOnItsOwnThread();
+        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("answers").executorType(ExecutorType.PLATFORM)
+                        .maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
+            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
+
+            ThreadPoolExecutor pool = (ThreadPoolExecutor) ((DefaultConcurrentAttachmentUploader) uploader)
+                    .ownExecutor();
+            assertThat(result.allStored()).isTrue();
+            assertThat(storage.maxInFlight).hasValueLessThanOrEqualTo(PERMITS);
+            assertThat(pool.getTaskCount()).as("tasks handed to the pool").isEqualTo(PERMITS);
+            assertThat(storage.calledOn).hasSize(UPLOADS);
+            assertThat(storage.calledOn.stream().filter(thread -> !thread.equals(AnswersOnItsOwnThread.THREAD)))
+                    .as("calls not started by an answer: the first window").hasSize(PERMITS);
+        } finally {
+            storage.answers.shutdown();
+        }
+    }
+
+    @Test
+    void aSuppliedExecutorIsHandedEveryUploadOfANonBlockingStorage() {
+        AnswersOnItsOwnThread storage = new AnswersOnItsOwnThread();
+        AtomicInteger tasks = new AtomicInteger();
+        ExecutorService threads = Executors.newFixedThreadPool(PERMITS);
+        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("supplied-async").executor(task -> {
+                    tasks.incrementAndGet();
+                    threads.execute(task);
+                }).maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
+            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
+
+            assertThat(result.allStored()).isTrue();
+            assertThat(tasks).hasValue(UPLOADS);
+            assertThat(storage.calledOn).doesNotContain(AnswersOnItsOwnThread.THREAD);
+        } finally {
+            threads.shutdown();
+            storage.answers.shutdown();
+        }
+    }
+
+    /** A non-blocking storage that answers every upload on a thread of its own, as the SDK's clients do. */
+    private static final class AnswersOnItsOwnThread implements AsyncFileUploader {
+        static final String THREAD = "storage-answers";
+        final ExecutorService answers = Executors.newSingleThreadExecutor(task -> new Thread(task, THREAD));
+        final List<String> calledOn = new CopyOnWriteArrayList<>();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+
+        @Override
+        public CompletableFuture<StoredObject> upload(UploadRequest request) {
+            calledOn.add(Thread.currentThread().getName());
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            return CompletableFuture.supplyAsync(() -> {
+                inFlight.decrementAndGet();
+                return StoredObject.builder(request.key(), 0).build();
+            }, answers);
+        }
+
+        @Override
+        public CompletableFuture<Void> delete(String key) {
+            return CompletableFuture.completedFuture(null);
         }
     }
 }
