@@ -10,6 +10,9 @@
 #                                                        for LIBRARY_VIRTUAL, here only
 #   scripts/profile.sh LIBRARY_NON_BLOCKING_CRT:PLATFORM  a library strategy on another ExecutorType than its own
 #   BOUNDED_UPLOAD_S3_SERVER=localstack scripts/profile.sh   on LocalStack
+#   scripts/profile.sh --pair LIBRARY_NON_BLOCKING_CRT TRANSFER_MANAGER_CRT [rounds]
+#                                                        two strategies in one JVM, batches alternating, no profiler:
+#                                                        the closest comparison of their CPU per upload (PairUploads)
 #   PROFILE_WARM_UP=20000 PROFILE_RUNS=3                 uploads to warm up with, measured runs per kind of sample
 #   BOUNDED_UPLOAD_S3_TLS=true scripts/profile.sh        over HTTPS (see scripts/benchmark.sh)
 #
@@ -44,16 +47,26 @@ case "$server" in
   versitygw) endpoint=$scheme://127.0.0.1:$vg_port ;;
   *) echo "profile.sh: BOUNDED_UPLOAD_S3_SERVER must be localstack or versitygw" >&2; exit 1 ;;
 esac
-strategies=("$@")
-[ ${#strategies[@]} -gt 0 ] || strategies=(COMPLETABLE_FUTURE LIBRARY_PLATFORM LIBRARY_VIRTUAL TRANSFER_MANAGER
-  LIBRARY_NON_BLOCKING TRANSFER_MANAGER_CRT LIBRARY_NON_BLOCKING_CRT)
-for strategy in "${strategies[@]}"; do
+main=io.github.boundedupload.benchmarks.ProfileUploads
+if [ "${1:-}" = --pair ]; then
+  [ $# -ge 3 ] || { echo "profile.sh --pair A B [rounds]" >&2; exit 1; }
+  main=io.github.boundedupload.benchmarks.PairUploads
+  runs=("$2 $3 ${4:-10}")
+else
+  strategies=("$@")
+  [ ${#strategies[@]} -gt 0 ] || strategies=(COMPLETABLE_FUTURE LIBRARY_PLATFORM LIBRARY_VIRTUAL TRANSFER_MANAGER
+    LIBRARY_NON_BLOCKING TRANSFER_MANAGER_CRT LIBRARY_NON_BLOCKING_CRT)
+  runs=()
+  for strategy in "${strategies[@]}"; do runs+=("$strategy ${PROFILE_WARM_UP:-20000} ${PROFILE_RUNS:-3}"); done
+fi
+for run in "${runs[@]}"; do
   # The options of every measured JVM of scripts/benchmark.sh (BenchmarkMain.JVM_OPTIONS), and what Java 24+ asks.
+  # shellcheck disable=SC2086 # $run is the main class's arguments, split on purpose
   BOUNDED_UPLOAD_S3_SERVER=$server BOUNDED_UPLOAD_S3_ENDPOINT=$endpoint \
     BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474} \
     "$JAVA" -Xms512m -Xmx512m -XX:+UseG1GC -XX:-UseDynamicNumberOfCompilerThreads \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
     ${tls_options[@]+"${tls_options[@]}"} \
     -Dbench.data=benchmarks/target/bench-data -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
-    io.github.boundedupload.benchmarks.ProfileUploads "$strategy" "${PROFILE_WARM_UP:-20000}" "${PROFILE_RUNS:-3}"
+    "$main" $run
 done

@@ -29,7 +29,7 @@ public final class ProfileUploads {
     }
 
     /** {@code named}: the strategy's name, and perhaps the {@link ExecutorType} to run it on instead of its own. */
-    private static Strategy open(String[] named, S3Target target, Scale scale) {
+    static Strategy open(String[] named, S3Target target, Scale scale) {
         if (named[0].equals(VIRTUAL_POOL)) {
             return new VirtualThreadUploads(target.backend(),
                     Scenario.B.setup(StrategyKind.COMPLETABLE_FUTURE, scale, target.bucketName()));
