@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,20 +55,9 @@ class HandoffTest {
     @Test
     void aSuppliedExecutorIsHandedEveryUpload() {
         FakeStorage storage = new FakeStorage();
-        AtomicInteger tasks = new AtomicInteger();
-        ExecutorService threads = Executors.newFixedThreadPool(PERMITS);
-        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
-                UploaderConfig.builder().name("supplied").executor(task -> {
-                    tasks.incrementAndGet();
-                    threads.execute(task);
-                }).maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
-            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
 
-            assertThat(result.allStored()).isTrue();
-            assertThat(tasks).hasValue(UPLOADS);
-        } finally {
-            threads.shutdown();
-        }
+        assertThat(tasksOfASuppliedExecutor(config -> DefaultConcurrentAttachmentUploader.create(storage, config)))
+                .isEqualTo(UPLOADS);
     }
 
     @Test
@@ -94,22 +84,29 @@ class HandoffTest {
     @Test
     void aSuppliedExecutorIsHandedEveryUploadOfANonBlockingStorage() {
         AnswersOnItsOwnThread storage = new AnswersOnItsOwnThread();
+        try {
+            assertThat(tasksOfASuppliedExecutor(config -> DefaultConcurrentAttachmentUploader.create(storage, config)))
+                    .isEqualTo(UPLOADS);
+            assertThat(storage.calledOn).doesNotContain(AnswersOnItsOwnThread.THREAD);
+        } finally {
+            storage.answers.shutdown();
+        }
+    }
+
+    /** Uploads a saturated batch through a supplied executor that counts the tasks it is handed; returns the count. */
+    private static int tasksOfASuppliedExecutor(Function<UploaderConfig, ConcurrentAttachmentUploader> uploaderOf) {
         AtomicInteger tasks = new AtomicInteger();
         ExecutorService threads = Executors.newFixedThreadPool(PERMITS);
-        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
-                UploaderConfig.builder().name("supplied-async").executor(task -> {
+        try (ConcurrentAttachmentUploader uploader = uploaderOf.apply(UploaderConfig.builder().name("supplied")
+                .executor(task -> {
                     tasks.incrementAndGet();
                     threads.execute(task);
                 }).maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
-            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
-
-            assertThat(result.allStored()).isTrue();
-            assertThat(tasks).hasValue(UPLOADS);
-            assertThat(storage.calledOn).doesNotContain(AnswersOnItsOwnThread.THREAD);
+            assertThat(uploader.uploadAll(Batches.of("saturated", UPLOADS)).allStored()).isTrue();
         } finally {
             threads.shutdown();
-            storage.answers.shutdown();
         }
+        return tasks.get();
     }
 
     /** A non-blocking storage that answers every upload on a thread of its own, as the SDK's clients do. */
