@@ -48,11 +48,11 @@ final class Handoff {
     /**
      * Runs a non-blocking storage's answer to {@code call} on the thread that brought it, then, like
      * {@link #runFrom}, the call the answer started (and the ones those start). Only for calls on the uploader's own
-     * executor; a blocking storage answers on the call's own thread, which {@link #runFrom} already runs.
+     * executor. (A blocking storage answers on the call's own thread, which {@link #runFrom} already runs.)
      */
     static void runAnswer(Call call, Runnable answer) {
         Engine engine = call.engine;
-        if (engine.storage.blocking() || call.runOn() != engine.ownExecutor || CURRENT.get() != null) {
+        if (call.runOn() != engine.ownExecutor || CURRENT.get() != null) {
             answer.run();
             return;
         }

@@ -115,8 +115,19 @@ final class Upload extends Call {
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
         engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor))
-                .whenComplete((stored, failure) -> Handoff.runAnswer(this,
-                        () -> InContext.run(batch.context, () -> answered(stored, failure))));
+                .whenComplete(this::onAnswer);
+    }
+
+    /**
+     * On the thread that completed the storage's future: a blocking storage's own call thread, where the answer is
+     * simply handled; or a non-blocking storage's, which then starts the next call too ({@link Handoff#runAnswer}).
+     */
+    private void onAnswer(@Nullable StoredObject stored, @Nullable Throwable failure) {
+        if (engine.storage.blocking()) {
+            InContext.run(batch.context, () -> answered(stored, failure));
+        } else {
+            Handoff.runAnswer(this, () -> InContext.run(batch.context, () -> answered(stored, failure)));
+        }
     }
 
     /** The storage answered (or the call never ran): report the attachment, then hand its result to the batch. */
