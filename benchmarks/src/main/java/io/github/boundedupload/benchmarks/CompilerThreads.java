@@ -1,7 +1,6 @@
 package io.github.boundedupload.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -13,7 +12,6 @@ import java.nio.file.Path;
  */
 final class CompilerThreads {
 
-    private static final Path TASKS = Path.of("/proc/self/task");
     /** Clock ticks per second of {@code /proc}'s times: 100 on Linux for every architecture this runs on. */
     private static final long TICKS_PER_SECOND = 100;
 
@@ -22,18 +20,7 @@ final class CompilerThreads {
 
     /** The CPU time, in nanoseconds, of the compiler threads ("C1 CompilerThre", "C2 CompilerThre"); 0 off Linux. */
     static long cpuNanos() {
-        if (!Files.isDirectory(TASKS)) {
-            return 0;
-        }
-        long ticks = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                ticks += compilerTicks(task);
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+        return ProcTasks.sum(CompilerThreads::compilerTicks) * (1_000_000_000L / TICKS_PER_SECOND);
     }
 
     private static long compilerTicks(Path task) {

@@ -1,8 +1,8 @@
 package io.github.boundedupload.benchmarks;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The context switches of this process so far (voluntary and not), from {@code /proc/self/task/<tid>/status}:
@@ -15,21 +15,19 @@ final class ContextSwitches {
     }
 
     static long now() {
-        File[] tasks = new File("/proc/self/task").listFiles();
+        return ProcTasks.sum(ContextSwitches::of);
+    }
+
+    private static long of(Path task) {
         long switches = 0;
-        if (tasks == null) {
-            return 0;
-        }
-        for (File task : tasks) {
-            try {
-                for (String line : Files.readAllLines(task.toPath().resolve("status"))) {
-                    if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
-                        switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                    }
+        try {
+            for (String line : Files.readAllLines(task.resolve("status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                    switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }
-            } catch (IOException | RuntimeException e) {
-                // The thread ended while it was read: its switches went with it.
             }
+        } catch (IOException | RuntimeException e) {
+            return 0; // the thread ended while it was read: its switches went with it
         }
         return switches;
     }

@@ -1,7 +1,5 @@
 package io.github.boundedupload.benchmarks;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -45,8 +43,8 @@ public final class PairUploads {
                 Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), 15_000, java.time.Duration.ofMinutes(3),
                         target::empty);
             }
-            List<List<Double>> cpu = List.of(new ArrayList<>(), new ArrayList<>());
-            List<List<Double>> switches = List.of(new ArrayList<>(), new ArrayList<>());
+            double[][] cpu = new double[2][rounds];
+            double[][] switches = new double[2][rounds];
             Meter meter = new Meter();
             for (int round = 0; round < rounds; round++) {
                 for (int turn = 0; turn < 2; turn++) {
@@ -60,28 +58,21 @@ public final class PairUploads {
                     Meter.Usage usage = meter.stop();
                     double perUpload = (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3 / items.size();
                     double switched = (ContextSwitches.now() - switchesBefore) / (double) items.size();
-                    cpu.get(which).add(perUpload);
-                    switches.get(which).add(switched);
+                    cpu[which][round] = perUpload;
+                    switches[which][round] = switched;
                     System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
                             + " %.1f context switches per upload%n", names[which], round + 1, took / 1e9, perUpload,
                             usage.jitCpuNanos() / 1e6, switched);
                     target.empty();
                 }
             }
-            double[] medians = {median(cpu.get(0)), median(cpu.get(1))};
+            double[] medians = {Stats.median(cpu[0]), Stats.median(cpu[1])};
             for (int which = 0; which < 2; which++) {
                 System.out.printf(Locale.ROOT, "%s: median CPU %.0f us per upload, %.1f context switches per upload%n",
-                        names[which], medians[which], median(switches.get(which)));
+                        names[which], medians[which], Stats.median(switches[which]));
             }
             System.out.printf(Locale.ROOT, "%s / %s: %.2fx%n", names[0], names[1], medians[0] / medians[1]);
         }
         System.exit(0);
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 }
