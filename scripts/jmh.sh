@@ -4,6 +4,8 @@
 #
 #   scripts/jmh.sh                      every batch size, time and allocation (about 25 minutes)
 #   scripts/jmh.sh -p batchSize=1,10000 any JMH option narrows or changes the run
+#   scripts/jmh.sh ConcurrentBatches    another benchmark of the module: 64 threads each uploading a batch of 10 at once
+#                                       (about 5 minutes); a first argument that is not an option names the benchmark
 #
 # Results: microbenchmarks/target/jmh-result.json (and the console). Divide a score by batchSize for the cost per
 # upload; gc.alloc.rate.norm is bytes allocated per batch.
@@ -11,5 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA_HOME=${BOUNDED_UPLOAD_JMH_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 ./mvnw -q -pl core,microbenchmarks -am package -DskipTests
-"$JAVA_HOME/bin/java" -jar microbenchmarks/target/microbenchmarks.jar PerUploadOverhead -prof gc \
+benchmark=PerUploadOverhead
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then benchmark=$1; shift; fi
+"$JAVA_HOME/bin/java" -jar microbenchmarks/target/microbenchmarks.jar "$benchmark" -prof gc \
   -rf json -rff microbenchmarks/target/jmh-result.json "$@"

@@ -80,26 +80,47 @@ public class PerUploadOverhead {
 
     @Setup(Level.Trial)
     public void setUp() {
-        pool = executor.equals("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
+        pool = executorFor(executor);
+        uploader = uploaderOn(executor, pool);
+        batch = attachments(batchSize, "jmh/");
+    }
+
+    /** The executor named by the {@code executor} parameter: 64 platform threads, or virtual threads. */
+    static ExecutorService executorFor(String executor) {
+        return executor.equals("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
+    }
+
+    /**
+     * An uploader of 64 permits on {@code pool}, or ({@code own}) on its own pool of 64 platform threads, that takes
+     * batches of up to 100,000, collects failures and propagates no context.
+     */
+    static ConcurrentAttachmentUploader uploaderOn(String executor, ExecutorService pool) {
         UploaderConfig.Builder config = UploaderConfig.builder();
         if (executor.equals("own")) {
             config.executorType(ExecutorType.PLATFORM);
         } else {
             config.executor(pool);
         }
-        uploader = ConcurrentAttachmentUploader.create(STORAGE, config
+        return ConcurrentAttachmentUploader.create(STORAGE, config
                 .name("jmh")
                 .maxConcurrentUploads(64).maxConcurrentUploadsPerBatch(64)
                 .maxAttachmentsPerBatch(100_000).maxQueuedUploads(100_000)
                 .failurePolicy(FailurePolicy.COLLECT)
                 .contextPropagator(ContextPropagator.none())
                 .build());
-        // Explicit keys: the key strategy (a UUID and a date per attachment) is not the engine's cost.
-        batch = new ArrayList<>(batchSize);
-        for (int i = 0; i < batchSize; i++) {
-            batch.add(Attachment.builder("f" + i + ".bin", io.github.boundedupload.AttachmentContent.ofBytes(CONTENT))
-                    .key("jmh/" + i).build());
+    }
+
+    /**
+     * {@code size} attachments of 16 bytes with explicit keys, {@code prefix} and their index (a key strategy's cost
+     * is not the engine's).
+     */
+    static List<Attachment> attachments(int size, String prefix) {
+        List<Attachment> attachments = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            attachments.add(Attachment.builder("f" + i + ".bin",
+                    io.github.boundedupload.AttachmentContent.ofBytes(CONTENT)).key(prefix + i).build());
         }
+        return attachments;
     }
 
     @TearDown(Level.Trial)
@@ -115,9 +136,14 @@ public class PerUploadOverhead {
 
     @Benchmark
     public Object bareCompletableFutures() {
+        return bare(batch, pool);
+    }
+
+    /** What source 000 does by hand: one {@code supplyAsync} per attachment on {@code pool}, then all joined. */
+    static Object bare(List<Attachment> batch, ExecutorService pool) {
         @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array, as allOf takes it
-        CompletableFuture<StoredObject>[] futures = new CompletableFuture[batchSize];
-        for (int i = 0; i < batchSize; i++) {
+        CompletableFuture<StoredObject>[] futures = new CompletableFuture[batch.size()];
+        for (int i = 0; i < futures.length; i++) {
             UploadRequest request = UploadRequest.of(batch.get(i).key().orElseThrow(), batch.get(i));
             futures[i] = CompletableFuture.supplyAsync(() -> STORAGE.upload(request), pool);
         }
