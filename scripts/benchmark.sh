@@ -3,7 +3,7 @@
 # docs/benchmarks.md and docs/benchmarks/*.png.
 #
 #   scripts/benchmark.sh            the full run: the source cases' sizes, 3 rounds of 3 measured runs, on both
-#                                   servers (about an hour on 2 cores)
+#                                   servers, and B's pairs in one JVM (about two hours on 2 cores)
 #   scripts/benchmark.sh --quick    small batches, 2 rounds of 1 run, report in benchmarks/target/report/ (a few minutes)
 #   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios (report in benchmarks/target/report/)
 #   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    one server only (default: localstack,versitygw; in a

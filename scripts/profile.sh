@@ -9,6 +9,7 @@
 #   scripts/profile.sh COMPLETABLE_FUTURE_VIRTUAL        strategy 3 on a virtual thread per upload (50 at once): an anchor
 #                                                        for LIBRARY_VIRTUAL, here only
 #   scripts/profile.sh LIBRARY_NON_BLOCKING_CRT:PLATFORM  a library strategy on another ExecutorType than its own
+#   scripts/profile.sh LIBRARY_PLATFORM@41               a library strategy with 41 uploads in flight instead of B's 50
 #   BOUNDED_UPLOAD_S3_SERVER=localstack scripts/profile.sh   on LocalStack
 #   scripts/profile.sh --pair LIBRARY_NON_BLOCKING_CRT TRANSFER_MANAGER_CRT [rounds]
 #                                                        two strategies in one JVM, batches alternating, no profiler:

@@ -115,6 +115,16 @@ public final class BenchmarkMain {
                     }
                 }
             }
+            if (scenario == Scenario.B) { // each library strategy and its CPU target's anchor in one JVM
+                for (StrategyKind kind : kinds.stream().filter(k -> k.library).toList()) {
+                    for (Map<String, String> result : fork(List.of(Report.PAIR, kind.name(), scale.name(),
+                            String.valueOf(PairUploads.rounds(scale))))) {
+                        result.putIfAbsent("scenario", Report.PAIR);
+                        result.putIfAbsent("strategy", kind.name());
+                        kept.add(result);
+                    }
+                }
+            }
         }
         write(List.of(kept.finish(load())), scenarios, out);
     }

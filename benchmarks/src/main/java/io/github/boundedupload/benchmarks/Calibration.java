@@ -108,7 +108,8 @@ final class Calibration {
             }
         };
         try (plain) {
-            Runs.warmUp(plain, round -> Runs.keyed(items, "warm-" + round), warmUploads, warmTime, target::empty);
+            Runs.warmUpUntilQuiet(plain, round -> Runs.keyed(items, "warm-" + round), warmUploads, warmTime,
+                    target::empty);
             double[] millis = new double[runs];
             for (int run = 0; run < runs; run++) {
                 long start = System.nanoTime();

@@ -1,8 +1,9 @@
 package io.github.boundedupload.benchmarks;
 
 /**
- * One measured JVM: {@code Fork <A|B|C|D|E|F|calibration> <strategy> <full|quick> <run>}. Prints one result line per
- * measured run ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
+ * One measured JVM: {@code Fork <A|B|C|D|E|F|calibration> <strategy> <full|quick> <run>}, or {@code Fork pair
+ * <library strategy> <full|quick> <rounds>} ({@link PairUploads#run}). Prints one result line per measured run
+ * ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
  * Changes when what one measured JVM runs, or its arguments, change.
  */
 public final class Fork {
@@ -13,7 +14,8 @@ public final class Fork {
     /**
      * Runs one scenario with one strategy, or the calibration.
      *
-     * @param args scenario, strategy, scale and round (A to D) or run (scenario E measures one run per JVM)
+     * @param args scenario (or {@code pair}), strategy, scale and round (A to D) or run (scenario E measures one run
+     *     per JVM) or rounds (a pair)
      * @throws Exception when the measurement fails; the harness reports it
      */
     public static void main(String[] args) throws Exception {
@@ -26,6 +28,10 @@ public final class Fork {
         }
         StrategyKind kind = StrategyKind.valueOf(args[1]);
         int run = Integer.parseInt(args[3]);
+        if (args[0].equals(Report.PAIR)) {
+            PairUploads.run(kind, Targets.cpuAnchor(kind), scale, run);
+            System.exit(0);
+        }
         switch (Scenario.valueOf(args[0])) {
             case A -> ScenarioA.run(kind, scale, run);
             case B -> ScenarioB.run(kind, scale, run);

@@ -114,6 +114,12 @@ final class Meter {
         return new Usage(peakUsed.get(), Math.max(peakAfterGc.get(), heapUsed()), peakThreads, cpu, jit, allocated);
     }
 
+    /** The whole process's CPU time so far, in nanoseconds. */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     private static long heapUsed() {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }

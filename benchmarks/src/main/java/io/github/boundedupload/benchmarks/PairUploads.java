@@ -1,26 +1,37 @@
 package io.github.boundedupload.benchmarks;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Two strategies in one JVM, scenario B's batch by each in turn: the closest comparison of their CPU per upload this
- * machine allows. Separate JVMs (the benchmark, {@link ProfileUploads}) differ by what their JIT compiled and by the
- * minute of the shared machine they ran in, which moves one strategy's CPU per upload by 10-15 % from run to run, more
- * than the differences sought. Here both are warmed up, then their batches alternate (A B, B A, A B, ...), so a slow
- * minute falls on both, and every batch gives a pair. Prints each batch (time, CPU per upload without the JIT's,
- * context switches per upload) and the medians. Changes when how two strategies are compared changes.
+ * machine allows. Separate JVMs (the benchmark's rounds, {@link ProfileUploads}) differ by what their JIT compiled and
+ * by the minute of the shared machine they ran in, which moves one strategy's CPU per upload by 10-15 % from one JVM to
+ * the next, more than the differences sought. Here both are warmed up as scenario B warms up, then their batches
+ * alternate (A B, B A, A B, ...), so a slow minute falls on both, and every round gives a pair. The benchmark runs one
+ * pair for each of this library's strategies in scenario B, with the anchor its CPU target names ({@link #run});
+ * {@code scripts/profile.sh --pair A B} runs any two ({@link #main}). Changes when how two strategies are compared
+ * changes.
  *
  * <pre>
  * PairUploads A B [rounds]      (strategy names as {@link ProfileUploads} takes them; the environment of
  *                                scripts/benchmark.sh: one S3 server, Toxiproxy)
  * </pre>
- *
- * {@code scripts/profile.sh --pair A B} runs it.
  */
 public final class PairUploads {
 
+    /** One batch of one of the two: its time, and its CPU per upload without the JIT's. */
+    record Batch(double seconds, double cpuMicrosPerUpload, double jitMillis, double switchesPerUpload) {
+    }
+
     private PairUploads() {
+    }
+
+    /** The rounds of the benchmark's pairs: 8 in a full run (about 2.5 minutes a pair), 2 in a quick one. */
+    static int rounds(Scale scale) {
+        return scale == Scale.FULL ? 8 : 2;
     }
 
     /**
@@ -33,46 +44,89 @@ public final class PairUploads {
         String[] names = {args[0], args[1]};
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         Scale scale = Scale.FULL;
-        List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
-        List<Item> warm = files.subList(0, 200);
+        double[][] cpu = new double[2][rounds];
+        double[][] switches = new double[2][rounds];
         try (S3Target target = S3Target.behindLatency("pair", Scenario.B_LATENCY);
                 Strategy first = ProfileUploads.open(names[0].split(":", 2), target, scale);
                 Strategy second = ProfileUploads.open(names[1].split(":", 2), target, scale)) {
-            Strategy[] both = {first, second};
-            for (Strategy strategy : both) {
-                Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), 15_000, java.time.Duration.ofMinutes(3),
-                        target::empty);
-            }
-            double[][] cpu = new double[2][rounds];
-            double[][] switches = new double[2][rounds];
-            Meter meter = new Meter();
-            for (int round = 0; round < rounds; round++) {
-                for (int turn = 0; turn < 2; turn++) {
-                    int which = round % 2 == 0 ? turn : 1 - turn;
-                    List<Item> items = Runs.keyed(files, "pair-" + round + "-" + which);
-                    long switchesBefore = ContextSwitches.now();
-                    meter.start();
-                    long start = System.nanoTime();
-                    both[which].upload(items);
-                    long took = System.nanoTime() - start;
-                    Meter.Usage usage = meter.stop();
-                    double perUpload = (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3 / items.size();
-                    double switched = (ContextSwitches.now() - switchesBefore) / (double) items.size();
-                    cpu[which][round] = perUpload;
-                    switches[which][round] = switched;
-                    System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
-                            + " %.1f context switches per upload%n", names[which], round + 1, took / 1e9, perUpload,
-                            usage.jitCpuNanos() / 1e6, switched);
-                    target.empty();
-                }
-            }
-            double[] medians = {Stats.median(cpu[0]), Stats.median(cpu[1])};
-            for (int which = 0; which < 2; which++) {
-                System.out.printf(Locale.ROOT, "%s: median CPU %.0f us per upload, %.1f context switches per upload%n",
-                        names[which], medians[which], Stats.median(switches[which]));
-            }
-            System.out.printf(Locale.ROOT, "%s / %s: %.2fx%n", names[0], names[1], medians[0] / medians[1]);
+            alternate(new Strategy[] {first, second}, rounds, scale, target, (round, which, batch) -> {
+                cpu[which][round] = batch.cpuMicrosPerUpload();
+                switches[which][round] = batch.switchesPerUpload();
+                System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
+                        + " %.1f context switches per upload%n", names[which], round + 1, batch.seconds(),
+                        batch.cpuMicrosPerUpload(), batch.jitMillis(), batch.switchesPerUpload());
+            });
         }
+        double[] medians = {Stats.median(cpu[0]), Stats.median(cpu[1])};
+        for (int which = 0; which < 2; which++) {
+            System.out.printf(Locale.ROOT, "%s: median CPU %.0f us per upload, %.1f context switches per upload%n",
+                    names[which], medians[which], Stats.median(switches[which]));
+        }
+        System.out.printf(Locale.ROOT, "%s / %s: %.2fx%n", names[0], names[1], medians[0] / medians[1]);
         System.exit(0);
+    }
+
+    /**
+     * The benchmark's pair for one of this library's strategies in scenario B: it and {@code anchor}, both set up as
+     * scenario B sets them up, alternating for {@code rounds} rounds; one result line per round with both batches.
+     */
+    static void run(StrategyKind kind, StrategyKind anchor, Scale scale, int rounds) throws Exception {
+        try (S3Target target = S3Target.behindLatency("pair", Scenario.B_LATENCY);
+                Strategy mine = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()));
+                Strategy theirs = anchor.open(target.backend(),
+                        Scenario.B.setup(anchor, scale, target.bucketName()))) {
+            Batch[] last = new Batch[2];
+            alternate(new Strategy[] {mine, theirs}, rounds, scale, target, (round, which, batch) -> {
+                last[which] = batch;
+                if (last[0] != null && last[1] != null) {
+                    Map<String, Object> line = new LinkedHashMap<>();
+                    line.put("scenario", Report.PAIR);
+                    line.put("strategy", kind);
+                    line.put("anchor", anchor);
+                    line.put("round", round + 1);
+                    line.put("cpuUs", last[0].cpuMicrosPerUpload());
+                    line.put("anchorCpuUs", last[1].cpuMicrosPerUpload());
+                    line.put("makespanMs", last[0].seconds() * 1e3);
+                    line.put("anchorMakespanMs", last[1].seconds() * 1e3);
+                    System.out.println(Line.format(line));
+                    last[0] = null;
+                    last[1] = null;
+                }
+            });
+        }
+    }
+
+    /** What is told of each batch: the round (from 0), which of the two (0 or 1), and the batch. */
+    interface Listener {
+        void batch(int round, int which, Batch batch);
+    }
+
+    /**
+     * Warms both up as scenario B does, then runs their batches of scenario B in turn: A B, B A, A B, ... Each batch
+     * goes to {@code listener}; the bucket is emptied after each.
+     */
+    static void alternate(Strategy[] both, int rounds, Scale scale, S3Target target, Listener listener)
+            throws Exception {
+        List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
+        for (Strategy strategy : both) {
+            ScenarioB.warmUp(strategy, files, scale, target);
+        }
+        Meter meter = new Meter();
+        for (int round = 0; round < rounds; round++) {
+            for (int turn = 0; turn < 2; turn++) {
+                int which = round % 2 == 0 ? turn : 1 - turn;
+                List<Item> items = Runs.keyed(files, "pair-" + round + "-" + which);
+                long switchesBefore = ContextSwitches.now();
+                meter.start();
+                long start = System.nanoTime();
+                both[which].upload(items);
+                long took = System.nanoTime() - start;
+                Meter.Usage usage = meter.stop();
+                listener.batch(round, which, new Batch(took / 1e9,
+                        (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3 / items.size(), usage.jitCpuNanos() / 1e6,
+                        (ContextSwitches.now() - switchesBefore) / (double) items.size()));
+                target.empty();
+            }
+        }
     }
 }

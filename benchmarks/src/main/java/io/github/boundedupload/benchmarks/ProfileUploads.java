@@ -28,19 +28,38 @@ public final class ProfileUploads {
     private ProfileUploads() {
     }
 
-    /** {@code named}: the strategy's name, and perhaps the {@link ExecutorType} to run it on instead of its own. */
+    /**
+     * {@code named}: the strategy's name, and perhaps the {@link ExecutorType} to run it on instead of its own; either
+     * may end in {@code @N}: a library strategy with N uploads in flight instead of scenario B's.
+     */
     static Strategy open(String[] named, S3Target target, Scale scale) {
+        int at = named[named.length - 1].indexOf('@');
+        if (at >= 0) {
+            // NAME@N: a library strategy with N uploads in flight instead of scenario B's.
+            int inFlight = Integer.parseInt(named[named.length - 1].substring(at + 1));
+            String[] bare = named.clone();
+            bare[bare.length - 1] = bare[bare.length - 1].substring(0, at);
+            StrategyKind kind = StrategyKind.valueOf(bare[0]);
+            Setup setup = setupOf(bare, kind, scale, target);
+            return kind.open(target.backend(), new Setup(setup.bucket(), inFlight, setup.connections(),
+                    setup.uploader().toBuilder().maxConcurrentUploads(inFlight).maxConcurrentUploadsPerBatch(inFlight)
+                            .build(), setup.options()));
+        }
         if (named[0].equals(VIRTUAL_POOL)) {
             return new VirtualThreadUploads(target.backend(),
                     Scenario.B.setup(StrategyKind.COMPLETABLE_FUTURE, scale, target.bucketName()));
         }
         StrategyKind kind = StrategyKind.valueOf(named[0]);
+        return kind.open(target.backend(), setupOf(named, kind, scale, target));
+    }
+
+    private static Setup setupOf(String[] named, StrategyKind kind, Scale scale, S3Target target) {
         Setup setup = Scenario.B.setup(kind, scale, target.bucketName());
         if (named.length > 1) {
             setup = new Setup(setup.bucket(), setup.concurrency(), setup.connections(), setup.uploader().toBuilder()
                     .executorType(ExecutorType.valueOf(named[1])).build(), setup.options());
         }
-        return kind.open(target.backend(), setup);
+        return setup;
     }
 
     /**
@@ -64,10 +83,9 @@ public final class ProfileUploads {
         AsyncProfiler profiler = AsyncProfiler.getInstance();
         try (S3Target target = S3Target.behindLatency("profile", Scenario.B_LATENCY);
                 Strategy strategy = open(named, target, scale)) {
-            List<Item> warm = files.subList(0, 200);
-            int rounds = Runs.warmUp(strategy, w -> Runs.keyed(warm, "warm-" + w), warmUp, java.time.Duration
+            int rounds = Runs.warmUpUntilQuiet(strategy, w -> Runs.keyed(files, "warm-" + w), warmUp, java.time.Duration
                     .ofMinutes(3), target::empty);
-            System.out.printf(Locale.ROOT, "%s: warmed up with %d uploads%n", name, rounds * warm.size());
+            System.out.printf(Locale.ROOT, "%s: warmed up with %d uploads%n", name, rounds * files.size());
             for (String event : List.of("cpu", "alloc")) {
                 Path stacks = out.resolve(name.toLowerCase(Locale.ROOT) + "-" + event + ".collapsed");
                 Meter meter = new Meter();

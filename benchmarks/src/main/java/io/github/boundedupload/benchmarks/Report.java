@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -28,6 +29,8 @@ import java.util.function.Predicate;
 final class Report {
 
     static final String FILE_NAME = "benchmarks.md";
+    /** The "scenario" of the result lines of {@link PairUploads#run}: a library strategy and its anchor in one JVM. */
+    static final String PAIR = "pair";
     static final String CHARTS = "benchmarks";
     private static final double MIB = 1024 * 1024;
 
@@ -99,10 +102,29 @@ final class Report {
         }
     }
 
+    /**
+     * A library strategy and its anchor on the same client in one JVM, their batches of scenario B alternating
+     * ({@link PairUploads#run}): one map per round, with both batches' figures.
+     */
+    record Pair(StrategyKind kind, StrategyKind anchor, List<Map<String, String>> rounds, String failure) {
+
+        double median(String key) {
+            return Stats.median(rounds.stream().mapToDouble(round -> Double.parseDouble(round.get(key))).toArray());
+        }
+
+        /** The lowest and highest of a figure over the rounds. */
+        String range(String key, double scale, String format) {
+            double[] values = rounds.stream().mapToDouble(round -> Double.parseDouble(round.get(key)) * scale)
+                    .sorted().toArray();
+            return values.length == 0 ? "-" : f(format + "-" + format, values[0], values[values.length - 1]);
+        }
+    }
+
     final Context context;
     private final Map<String, String> calibration;
     final List<Scenario> scenarios;
     private final List<Row> rows = new ArrayList<>();
+    private final List<Pair> pairs = new ArrayList<>();
     final AdaptiveReport adaptive;
 
     Report(Context context, Map<String, String> calibration, List<Scenario> scenarios,
@@ -120,6 +142,16 @@ final class Report {
                         .findFirst().orElse(null);
                 rows.add(new Row(scenario, kind, mine.stream().filter(r -> r.containsKey("makespanMs")).toList(),
                         failure));
+            }
+        }
+        for (StrategyKind kind : StrategyKind.values()) {
+            List<Map<String, String>> mine = results.stream()
+                    .filter(r -> PAIR.equals(r.get("scenario")) && kind.name().equals(r.get("strategy"))).toList();
+            if (!mine.isEmpty()) {
+                String failure = mine.stream().filter(r -> r.containsKey("failed")).map(r -> r.get("failed"))
+                        .findFirst().orElse(null);
+                pairs.add(new Pair(kind, Targets.cpuAnchor(kind), mine.stream().filter(r -> r.containsKey("cpuUs"))
+                        .toList(), failure));
             }
         }
     }
@@ -212,6 +244,15 @@ final class Report {
 
     Row row(Scenario scenario, StrategyKind kind) {
         return rows.stream().filter(r -> r.scenario() == scenario && r.kind() == kind).findFirst().orElseThrow();
+    }
+
+    /** The pair of a library strategy with its anchor in one JVM, if this run measured one with rounds. */
+    Optional<Pair> pair(StrategyKind kind) {
+        return pairs.stream().filter(p -> p.kind() == kind && !p.rounds().isEmpty()).findFirst();
+    }
+
+    List<Pair> pairs() {
+        return pairs;
     }
 
     /** The result tables, as printed at the end of a run. */

@@ -3,6 +3,7 @@ package io.github.boundedupload.benchmarks;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -12,6 +13,9 @@ import java.util.function.IntFunction;
  * are warmed up, measured or recorded changes.
  */
 final class Runs {
+
+    /** A warm-up goes on until a batch in which the JIT took less than this share of the process's CPU. */
+    static final int QUIET_JIT_PERCENT = 5;
 
     private Runs() {
     }
@@ -42,23 +46,49 @@ final class Runs {
 
     /**
      * Warms a strategy up, the same way for every strategy of a scenario: uploads {@code batch.apply(round)} round
-     * after round until at least {@code uploads} uploads went through (so that the JIT has compiled the hot paths of
-     * the strategy, its client and this library, not only opened connections), or {@code atMost} has passed (for
-     * strategies slow by construction, such as the loop), then calls {@code afterEach}.
+     * after round, calling {@code afterEach} after each, until at least {@code uploads} uploads went through (so that
+     * the JIT has compiled the hot paths of the strategy, its client and this library, not only opened connections),
+     * or {@code atMost} has passed (for strategies slow by construction, such as the loop). Prints on standard error
+     * how far it went.
      *
      * @return the rounds uploaded
      */
     static int warmUp(Strategy strategy, IntFunction<List<Item>> batch, int uploads, Duration atMost,
             Runnable afterEach) throws Exception {
-        long deadline = System.nanoTime() + atMost.toNanos();
+        return warmUp(strategy, batch, uploads, false, atMost, afterEach);
+    }
+
+    /**
+     * As {@link #warmUp}, and then on until a round in which the JIT's compiler threads took less than
+     * {@value #QUIET_JIT_PERCENT} % of the process's CPU (still within {@code atMost}): for the scenarios whose CPU per
+     * upload is a target, where a JIT still busy means code not yet compiled, which costs the measured runs more than
+     * it will in steady state.
+     */
+    static int warmUpUntilQuiet(Strategy strategy, IntFunction<List<Item>> batch, int uploads, Duration atMost,
+            Runnable afterEach) throws Exception {
+        return warmUp(strategy, batch, uploads, true, atMost, afterEach);
+    }
+
+    private static int warmUp(Strategy strategy, IntFunction<List<Item>> batch, int uploads, boolean untilQuiet,
+            Duration atMost, Runnable afterEach) throws Exception {
+        long began = System.nanoTime();
+        long deadline = began + atMost.toNanos();
         int done = 0;
         int round = 0;
-        while (done < uploads && System.nanoTime() - deadline < 0) {
+        double jitShare = 1;
+        while ((done < uploads || untilQuiet && jitShare * 100 >= QUIET_JIT_PERCENT)
+                && System.nanoTime() - deadline < 0) {
             List<Item> items = batch.apply(++round);
+            long cpu = Meter.processCpuNanos();
+            long jit = CompilerThreads.cpuNanos();
             strategy.upload(items);
+            long cpuTaken = Meter.processCpuNanos() - cpu;
+            jitShare = cpuTaken <= 0 ? 1 : (CompilerThreads.cpuNanos() - jit) / (double) cpuTaken;
             done += items.size();
             afterEach.run();
         }
+        System.err.printf(Locale.ROOT, "[warm-up] %d uploads in %.1f s; the JIT took %.0f %% of the last round's CPU%n",
+                done, (System.nanoTime() - began) / 1e9, jitShare * 100);
         return round;
     }
 

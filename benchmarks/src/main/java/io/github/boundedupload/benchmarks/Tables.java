@@ -35,7 +35,7 @@ final class Tables {
                 + switch (scenario) {
                     case E -> isolationTable();
                     case F -> report.adaptive.table();
-                    default -> makespanTable(scenario);
+                    default -> makespanTable(scenario) + (scenario == Scenario.B ? pairTable() : "");
                 } + '\n';
     }
 
@@ -96,6 +96,37 @@ final class Tables {
             table.append(cpuAndAllocation(row, report.n(scenario)));
             table.append(f("%.0f / %.0f | %.0f |%n", row.max("heapUsedMiB"), row.max("heapAfterGcMiB"),
                     row.max("threads")));
+        }
+        return table.toString();
+    }
+
+    /**
+     * Scenario B's pairs: each library strategy and the anchor its CPU target names, in one JVM, batches alternating
+     * ({@link PairUploads#run}); nothing when the run measured none.
+     */
+    private String pairTable() {
+        if (report.pairs().isEmpty()) {
+            return "";
+        }
+        StringBuilder table = new StringBuilder("\nIn one JVM, each library strategy and the anchor on its client, "
+                + "both warmed up, then their batches alternating (A B, B A, ...), so that a slow minute of the "
+                + "machine falls on both (`PairUploads`); medians over the rounds (min-max):\n\n| strategy | anchor "
+                + "| rounds "
+                + "| client CPU per upload, us | the anchor's | ratio | makespan s | the anchor's | ratio |\n"
+                + "|---|---|---|---|---|---|---|---|---|\n");
+        for (Report.Pair pair : report.pairs()) {
+            table.append("| ").append(pair.kind().label).append(" | ").append(pair.anchor().shortLabel).append(" | ");
+            if (pair.rounds().isEmpty()) {
+                table.append("failed: ").append(pair.failure()).append(" | | | | | | |\n");
+                continue;
+            }
+            table.append(f("%d | %.0f (%s) | %.0f (%s) | %.2f | %.2f (%s) | %.2f (%s) | %.2f |%n",
+                    pair.rounds().size(), pair.median("cpuUs"), pair.range("cpuUs", 1, "%.0f"),
+                    pair.median("anchorCpuUs"), pair.range("anchorCpuUs", 1, "%.0f"),
+                    pair.median("cpuUs") / pair.median("anchorCpuUs"), pair.median("makespanMs") / 1e3,
+                    pair.range("makespanMs", 1e-3, "%.2f"), pair.median("anchorMakespanMs") / 1e3,
+                    pair.range("anchorMakespanMs", 1e-3, "%.2f"),
+                    pair.median("makespanMs") / pair.median("anchorMakespanMs")));
         }
         return table.toString();
     }
