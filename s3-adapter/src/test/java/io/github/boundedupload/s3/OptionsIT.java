@@ -296,6 +296,34 @@ class OptionsIT {
         }
     }
 
+    /**
+     * An attachment without metadata sends a request without any: a request with metadata, even an empty map, is
+     * copied whole on every PutObject by the SDK's {@code ObjectMetadataInterceptor} (to trim the names), then compared
+     * field by field with the original (docs/performance.md).
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anAttachmentWithoutMetadataSendsNone(Kind kind) throws Exception {
+        List<Boolean> hasMetadata = new CopyOnWriteArrayList<>();
+        ExecutionInterceptor asked = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if (context.request() instanceof PutObjectRequest put) {
+                    hasMetadata.add(put.hasMetadata());
+                }
+            }
+        };
+        try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), smallParts().build(),
+                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(asked)),
+                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(asked)))) {
+            BadInputIT.upload(adapters, kind, UploadRequest.of("plain/" + kind,
+                    Attachment.of("p.txt", new byte[] {1})));
+            BadInputIT.upload(adapters, kind, UploadRequest.of("tagged/" + kind, Attachment.builder("t.txt",
+                    AttachmentContent.ofBytes(new byte[] {2})).metadata(Map.of("week", "3")).build()));
+        }
+        assertThat(hasMetadata).containsExactly(false, true);
+    }
+
     @ParameterizedTest
     @EnumSource(Kind.class)
     void theVersionIdOfAVersionedBucketIsReported(Kind kind) throws Exception {

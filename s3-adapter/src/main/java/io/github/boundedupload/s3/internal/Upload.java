@@ -93,8 +93,12 @@ final class Upload {
                 .key(key)
                 .contentType(request.contentType())
                 .contentDisposition(Headers.contentDisposition(options.contentDisposition(), request.fileName()))
-                .metadata(Headers.metadata(request.metadata()))
                 .checksumAlgorithm(algorithm);
+        if (!request.metadata().isEmpty()) {
+            // Only when there is some: a request with metadata, even none, is copied whole by the SDK's
+            // ObjectMetadataInterceptor (to trim the names), on every PutObject.
+            object.metadata(Headers.metadata(request.metadata()));
+        }
         options.storageClass().ifPresent(object::storageClass);
         options.serverSideEncryption().ifPresent(object::serverSideEncryption);
         options.kmsKeyId().ifPresent(object::ssekmsKeyId);
