@@ -9,8 +9,9 @@ import java.util.Map;
  * Two strategies in one JVM, scenario B's batch by each in turn: the closest comparison of their CPU per upload this
  * machine allows. Separate JVMs (the benchmark's rounds, {@link ProfileUploads}) differ by what their JIT compiled and
  * by the minute of the shared machine they ran in, which moves one strategy's CPU per upload by 10-15 % from one JVM to
- * the next, more than the differences sought. Here both are warmed up as scenario B warms up, then their batches
- * alternate (A B, B A, A B, ...), so a slow minute falls on both, and every round gives a pair. The benchmark runs one
+ * the next, more than the differences sought. Here both are warmed up together (a batch of each in turn, as scenario B
+ * warms one up), then their batches alternate (A B, B A, A B, ...), so a slow minute falls on both, and every round
+ * gives a pair. The benchmark runs one
  * pair for each of this library's strategies in scenario B, with the anchor its CPU target names ({@link #run});
  * {@code scripts/profile.sh --pair A B} runs any two ({@link #main}). Changes when how two strategies are compared
  * changes.
@@ -102,15 +103,29 @@ public final class PairUploads {
     }
 
     /**
-     * Warms both up as scenario B does, then runs their batches of scenario B in turn: A B, B A, A B, ... Each batch
-     * goes to {@code listener}; the bucket is emptied after each.
+     * Warms both up together, then runs their batches of scenario B in turn: A B, B A, A B, ... Each batch goes to
+     * {@code listener}; the bucket is emptied after each.
      */
     static void alternate(Strategy[] both, int rounds, Scale scale, S3Target target, Listener listener)
             throws Exception {
         List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
-        for (Strategy strategy : both) {
-            ScenarioB.warmUp(strategy, files, scale, target);
-        }
+        // Warmed up together, a batch of each in turn, until the JIT is quiet after a batch of both: warmed up one
+        // after the other, the second's warm-up changed the profile of the SDK code both share, and the first went
+        // back to the compiler in the first measured rounds (510 ms of JIT in its first batch, against 70 ms).
+        Strategy together = new Strategy() {
+            @Override
+            public void upload(List<Item> items) throws Exception {
+                both[0].upload(items);
+                target.empty();
+                both[1].upload(items);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Runs.warmUpUntilQuiet(together, w -> Runs.keyed(files, "warm-" + w), ScenarioB.warmUpUploads(scale),
+                ScenarioB.warmUpTime(scale).multipliedBy(2), target::empty);
         Meter meter = new Meter();
         for (int round = 0; round < rounds; round++) {
             for (int turn = 0; turn < 2; turn++) {
