@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -259,15 +261,10 @@ class OptionsIT {
     @EnumSource(Kind.class)
     void crc32cIsSentAsAsked(Kind kind) throws Exception {
         List<String> sent = new CopyOnWriteArrayList<>();
-        ExecutionInterceptor wire = new ExecutionInterceptor() {
-            @Override
-            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-                if (context.request() instanceof PutObjectRequest) {
-                    context.httpRequest().firstMatchingHeader("x-amz-sdk-checksum-algorithm").ifPresent(sent::add);
-                    context.httpRequest().firstMatchingHeader("x-amz-trailer").ifPresent(sent::add);
-                }
-            }
-        };
+        ExecutionInterceptor wire = onEachPut((put, http) -> {
+            http.firstMatchingHeader("x-amz-sdk-checksum-algorithm").ifPresent(sent::add);
+            http.firstMatchingHeader("x-amz-trailer").ifPresent(sent::add);
+        });
         byte[] content = TestData.bytes(6, 10_000);
         try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(),
                 smallParts().checksumAlgorithm(ChecksumAlgorithm.CRC32_C).build(),
@@ -305,14 +302,7 @@ class OptionsIT {
     @EnumSource(Kind.class)
     void anAttachmentWithoutMetadataSendsNone(Kind kind) throws Exception {
         List<Boolean> hasMetadata = new CopyOnWriteArrayList<>();
-        ExecutionInterceptor asked = new ExecutionInterceptor() {
-            @Override
-            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                if (context.request() instanceof PutObjectRequest put) {
-                    hasMetadata.add(put.hasMetadata());
-                }
-            }
-        };
+        ExecutionInterceptor asked = onEachPut((put, http) -> hasMetadata.add(put.hasMetadata()));
         try (Adapters adapters = new Adapters(services.s3Endpoint(), s3.bucket().name(), smallParts().build(),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(asked)),
                 b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(asked)))) {
@@ -322,6 +312,18 @@ class OptionsIT {
                     AttachmentContent.ofBytes(new byte[] {2})).metadata(Map.of("week", "3")).build()));
         }
         assertThat(hasMetadata).containsExactly(false, true);
+    }
+
+    /** An interceptor that hands every PutObject, as it goes out, to {@code each}: its request and its HTTP request. */
+    private static ExecutionInterceptor onEachPut(BiConsumer<PutObjectRequest, SdkHttpRequest> each) {
+        return new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if (context.request() instanceof PutObjectRequest put) {
+                    each.accept(put, context.httpRequest());
+                }
+            }
+        };
     }
 
     @ParameterizedTest
