@@ -42,6 +42,8 @@ final class Meter {
     }
 
     private static final long SAMPLE_MILLIS = 5;
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -50,8 +52,6 @@ final class Meter {
             .collect(Collectors.toSet());
     private final AtomicLong peakUsed = new AtomicLong();
     private final AtomicLong peakAfterGc = new AtomicLong();
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private volatile boolean running;
     private long cpuAtStart;
     private long jitAtStart;
@@ -93,13 +93,13 @@ final class Meter {
         sampler.setDaemon(true);
         jitAtStart = CompilerThreads.cpuNanos();
         allocatedAtStart = threads.getTotalThreadAllocatedBytes();
-        cpuAtStart = os.getProcessCpuTime();
+        cpuAtStart = processCpuNanos();
         sampler.start();
     }
 
     /** Ends the run and returns its figures. */
     Usage stop() {
-        long cpu = os.getProcessCpuTime() - cpuAtStart;
+        long cpu = processCpuNanos() - cpuAtStart;
         long allocated = threads.getTotalThreadAllocatedBytes() - allocatedAtStart;
         long jit = CompilerThreads.cpuNanos() - jitAtStart;
         int peakThreads = threads.getPeakThreadCount();
@@ -116,8 +116,7 @@ final class Meter {
 
     /** The whole process's CPU time so far, in nanoseconds. */
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return OS.getProcessCpuTime();
     }
 
     private static long heapUsed() {

@@ -11,10 +11,9 @@ import java.util.Map;
  * by the minute of the shared machine they ran in, which moves one strategy's CPU per upload by 10-15 % from one JVM to
  * the next, more than the differences sought. Here both are warmed up together (a batch of each in turn, as scenario B
  * warms one up), then their batches alternate (A B, B A, A B, ...), so a slow minute falls on both, and every round
- * gives a pair. The benchmark runs one
- * pair for each of this library's strategies in scenario B, with the anchor its CPU target names ({@link #run});
- * {@code scripts/profile.sh --pair A B} runs any two ({@link #main}). Changes when how two strategies are compared
- * changes.
+ * gives a pair. The benchmark runs one pair for each of this library's strategies in scenario B, with the anchor its
+ * CPU target names ({@link #run}); {@code scripts/profile.sh --pair A B} runs any two ({@link #main}). Changes when how
+ * two strategies are compared changes.
  *
  * <pre>
  * PairUploads A B [rounds]      (strategy names as {@link ProfileUploads} takes them; the environment of
@@ -50,12 +49,16 @@ public final class PairUploads {
         try (S3Target target = S3Target.behindLatency("pair", Scenario.B_LATENCY);
                 Strategy first = ProfileUploads.open(names[0].split(":", 2), target, scale);
                 Strategy second = ProfileUploads.open(names[1].split(":", 2), target, scale)) {
-            alternate(new Strategy[] {first, second}, rounds, scale, target, (round, which, batch) -> {
-                cpu[which][round] = batch.cpuMicrosPerUpload();
-                switches[which][round] = batch.switchesPerUpload();
-                System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
-                        + " %.1f context switches per upload%n", names[which], round + 1, batch.seconds(),
-                        batch.cpuMicrosPerUpload(), batch.jitMillis(), batch.switchesPerUpload());
+            alternate(new Strategy[] {first, second}, rounds, scale, target, (round, batches) -> {
+                for (int turn = 0; turn < 2; turn++) {
+                    int which = firstOf(round) == 0 ? turn : 1 - turn; // in the order they ran
+                    Batch batch = batches[which];
+                    cpu[which][round] = batch.cpuMicrosPerUpload();
+                    switches[which][round] = batch.switchesPerUpload();
+                    System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
+                            + " %.1f context switches per upload%n", names[which], round + 1, batch.seconds(),
+                            batch.cpuMicrosPerUpload(), batch.jitMillis(), batch.switchesPerUpload());
+                }
             });
         }
         double[] medians = {Stats.median(cpu[0]), Stats.median(cpu[1])};
@@ -76,35 +79,34 @@ public final class PairUploads {
                 Strategy mine = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()));
                 Strategy theirs = anchor.open(target.backend(),
                         Scenario.B.setup(anchor, scale, target.bucketName()))) {
-            Batch[] last = new Batch[2];
-            alternate(new Strategy[] {mine, theirs}, rounds, scale, target, (round, which, batch) -> {
-                last[which] = batch;
-                if (last[0] != null && last[1] != null) {
-                    Map<String, Object> line = new LinkedHashMap<>();
-                    line.put("scenario", Report.PAIR);
-                    line.put("strategy", kind);
-                    line.put("anchor", anchor);
-                    line.put("round", round + 1);
-                    line.put("cpuUs", last[0].cpuMicrosPerUpload());
-                    line.put("anchorCpuUs", last[1].cpuMicrosPerUpload());
-                    line.put("makespanMs", last[0].seconds() * 1e3);
-                    line.put("anchorMakespanMs", last[1].seconds() * 1e3);
-                    System.out.println(Line.format(line));
-                    last[0] = null;
-                    last[1] = null;
-                }
+            alternate(new Strategy[] {mine, theirs}, rounds, scale, target, (round, batches) -> {
+                Map<String, Object> line = new LinkedHashMap<>();
+                line.put("scenario", Report.PAIR);
+                line.put("strategy", kind);
+                line.put("anchor", anchor);
+                line.put("round", round + 1);
+                line.put("cpuUs", batches[0].cpuMicrosPerUpload());
+                line.put("anchorCpuUs", batches[1].cpuMicrosPerUpload());
+                line.put("makespanMs", batches[0].seconds() * 1e3);
+                line.put("anchorMakespanMs", batches[1].seconds() * 1e3);
+                System.out.println(Line.format(line));
             });
         }
     }
 
-    /** What is told of each batch: the round (from 0), which of the two (0 or 1), and the batch. */
+    /** What is told of each round: the round (from 0), and the batch of each of the two, in their order. */
     interface Listener {
-        void batch(int round, int which, Batch batch);
+        void round(int round, Batch[] batches);
+    }
+
+    /** Which of the two runs first in a round: A B, B A, A B, ... */
+    private static int firstOf(int round) {
+        return round % 2;
     }
 
     /**
-     * Warms both up together, then runs their batches of scenario B in turn: A B, B A, A B, ... Each batch goes to
-     * {@code listener}; the bucket is emptied after each.
+     * Warms both up together, then runs their batches of scenario B in turn: A B, B A, A B, ... Each round goes to
+     * {@code listener}; the bucket is emptied after each batch.
      */
     static void alternate(Strategy[] both, int rounds, Scale scale, S3Target target, Listener listener)
             throws Exception {
@@ -128,8 +130,9 @@ public final class PairUploads {
                 ScenarioB.warmUpTime(scale).multipliedBy(2), target::empty);
         Meter meter = new Meter();
         for (int round = 0; round < rounds; round++) {
+            Batch[] batches = new Batch[2];
             for (int turn = 0; turn < 2; turn++) {
-                int which = round % 2 == 0 ? turn : 1 - turn;
+                int which = firstOf(round) == 0 ? turn : 1 - turn;
                 List<Item> items = Runs.keyed(files, "pair-" + round + "-" + which);
                 long switchesBefore = ContextSwitches.now();
                 meter.start();
@@ -137,11 +140,12 @@ public final class PairUploads {
                 both[which].upload(items);
                 long took = System.nanoTime() - start;
                 Meter.Usage usage = meter.stop();
-                listener.batch(round, which, new Batch(took / 1e9,
+                batches[which] = new Batch(took / 1e9,
                         (usage.cpuNanos() - usage.jitCpuNanos()) / 1e3 / items.size(), usage.jitCpuNanos() / 1e6,
-                        (ContextSwitches.now() - switchesBefore) / (double) items.size()));
+                        (ContextSwitches.now() - switchesBefore) / (double) items.size());
                 target.empty();
             }
+            listener.round(round, batches);
         }
     }
 }

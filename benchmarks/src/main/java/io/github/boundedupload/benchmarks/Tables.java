@@ -109,7 +109,7 @@ final class Tables {
             return "";
         }
         StringBuilder table = new StringBuilder("\nIn one JVM, each library strategy and the anchor on its client, "
-                + "both warmed up, then their batches alternating (A B, B A, ...), so that a slow minute of the "
+                + "warmed up together, then their batches alternating (A B, B A, ...), so that a slow minute of the "
                 + "machine falls on both (`PairUploads`); medians over the rounds (min-max):\n\n| strategy | anchor "
                 + "| rounds "
                 + "| client CPU per upload, us | the anchor's | ratio | makespan s | the anchor's | ratio |\n"

@@ -152,7 +152,8 @@ final class Targets {
                 report.label(row.scenario()), allowed == 1.0 ? "" : f("%.1fx ", allowed), anchor.shortLabel);
         double mine = row.cpuPerUploadMicros(uploads);
         double theirs = other.cpuPerUploadMicros(uploads);
-        String apart = !other.measured() || Double.isNaN(mine) || Double.isNaN(theirs) ? "not measured"
+        boolean measuredApart = other.measured() && !Double.isNaN(mine) && !Double.isNaN(theirs);
+        String apart = !measuredApart ? "not measured"
                 : f("%.0f vs %.0f us (%.2fx); JIT %.0f vs %.0f ms a run; allocated %.0f vs %.0f KiB per upload", mine,
                         theirs, mine / theirs, row.median("jitCpuMs"), other.median("jitCpuMs"),
                         row.allocatedPerUploadKiB(uploads), other.allocatedPerUploadKiB(uploads));
@@ -167,7 +168,7 @@ final class Targets {
                             f("per round in one JVM %s vs %s us", pair.range("cpuUs", 1, "%.0f"),
                                     pair.range("anchorCpuUs", 1, "%.0f")));
         }
-        if (apart.equals("not measured")) {
+        if (!measuredApart) {
             return Verdict.of(target, row.kind().label, apart, null);
         }
         return Verdict.of(target, row.kind().label, apart, mine <= allowed * theirs)
