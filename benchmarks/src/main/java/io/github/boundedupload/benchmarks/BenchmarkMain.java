@@ -115,8 +115,11 @@ public final class BenchmarkMain {
                     }
                 }
             }
-            if (scenario == Scenario.B) { // each library strategy and its CPU target's anchor in one JVM
-                for (StrategyKind kind : kinds.stream().filter(k -> k.library).toList()) {
+            // On versitygw, where B's targets are judged: each library strategy and its CPU target's anchor in one JVM,
+            // and the pool with a pool of its own (Targets.cpuAnchor), the instrument's error bar.
+            if (scenario == Scenario.B && server == S3Server.VERSITYGW) {
+                for (StrategyKind kind : kinds.stream()
+                        .filter(k -> k.library || k == StrategyKind.COMPLETABLE_FUTURE).toList()) {
                     for (Map<String, String> result : fork(List.of(Report.PAIR, kind.name(), scale.name(),
                             String.valueOf(PairUploads.rounds(scale))))) {
                         result.putIfAbsent("scenario", Report.PAIR);

@@ -112,6 +112,21 @@ final class Report {
             return Stats.median(rounds.stream().mapToDouble(round -> Double.parseDouble(round.get(key))).toArray());
         }
 
+        /**
+         * The median over the rounds of one round's {@code key} over its {@code anchorKey}: each round's two batches
+         * ran next to each other, so a slow minute of the machine cancels out of its ratio, where it may not out of
+         * two medians taken apart.
+         */
+        double ratio(String key, String anchorKey) {
+            return Stats.median(rounds.stream().mapToDouble(round -> Double.parseDouble(round.get(key))
+                    / Double.parseDouble(round.get(anchorKey))).toArray());
+        }
+
+        /** The pool against a second pool of its own: no difference but the instrument's error. */
+        boolean sameStrategy() {
+            return kind == anchor;
+        }
+
         /** The lowest and highest of a figure over the rounds. */
         String range(String key, double scale, String format) {
             double[] values = rounds.stream().mapToDouble(round -> Double.parseDouble(round.get(key)) * scale)
@@ -249,6 +264,11 @@ final class Report {
     /** The pair of a library strategy with its anchor in one JVM, if this run measured one with rounds. */
     Optional<Pair> pair(StrategyKind kind) {
         return pairs.stream().filter(p -> p.kind() == kind && !p.rounds().isEmpty()).findFirst();
+    }
+
+    /** The pool paired with a pool of its own, the pairs' error bar, if this run measured it. */
+    Optional<Pair> samePair() {
+        return pair(StrategyKind.COMPLETABLE_FUTURE).filter(Pair::sameStrategy);
     }
 
     List<Pair> pairs() {

@@ -110,12 +110,15 @@ final class Tables {
         }
         StringBuilder table = new StringBuilder("\nIn one JVM, each library strategy and the anchor on its client, "
                 + "warmed up together, then their batches alternating (A B, B A, ...), so that a slow minute of the "
-                + "machine falls on both (`PairUploads`); medians over the rounds (min-max):\n\n| strategy | anchor "
+                + "machine falls on both (`PairUploads`); medians over the rounds (min-max), and as ratio the median of "
+                + "the rounds' ratios. The pool paired with a pool of its own shows how far apart this instrument puts "
+                + "two strategies that do not differ:\n\n| strategy | anchor "
                 + "| rounds "
                 + "| client CPU per upload, us | the anchor's | ratio | makespan s | the anchor's | ratio |\n"
                 + "|---|---|---|---|---|---|---|---|---|\n");
         for (Report.Pair pair : report.pairs()) {
-            table.append("| ").append(pair.kind().label).append(" | ").append(pair.anchor().shortLabel).append(" | ");
+            table.append("| ").append(pair.kind().label).append(pair.sameStrategy() ? " (the same twice: the "
+                    + "instrument's error)" : "").append(" | ").append(pair.anchor().shortLabel).append(" | ");
             if (pair.rounds().isEmpty()) {
                 table.append("failed: ").append(pair.failure()).append(" | | | | | | |\n");
                 continue;
@@ -123,10 +126,9 @@ final class Tables {
             table.append(f("%d | %.0f (%s) | %.0f (%s) | %.2f | %.2f (%s) | %.2f (%s) | %.2f |%n",
                     pair.rounds().size(), pair.median("cpuUs"), pair.range("cpuUs", 1, "%.0f"),
                     pair.median("anchorCpuUs"), pair.range("anchorCpuUs", 1, "%.0f"),
-                    pair.median("cpuUs") / pair.median("anchorCpuUs"), pair.median("makespanMs") / 1e3,
+                    pair.ratio("cpuUs", "anchorCpuUs"), pair.median("makespanMs") / 1e3,
                     pair.range("makespanMs", 1e-3, "%.2f"), pair.median("anchorMakespanMs") / 1e3,
-                    pair.range("anchorMakespanMs", 1e-3, "%.2f"),
-                    pair.median("makespanMs") / pair.median("anchorMakespanMs")));
+                    pair.range("anchorMakespanMs", 1e-3, "%.2f"), pair.ratio("makespanMs", "anchorMakespanMs")));
         }
         return table.toString();
     }

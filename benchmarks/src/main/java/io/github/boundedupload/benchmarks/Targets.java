@@ -141,7 +141,9 @@ final class Targets {
      * ({@link #cpuAnchor}), and within 10% of the CRT Transfer Manager's on the CRT client. Judged on the pair in one
      * JVM ({@link PairUploads#run}) where the run measured one: one strategy's CPU per upload moves by 10-15 % from one
      * JVM to the next and from one minute of the shared machine to the next, more than the differences the target is
-     * about, and a pair's alternating batches share both. The medians of the JVMs of their own are stated beside it.
+     * about, and a pair's alternating batches share both; the verdict takes the median of the rounds' ratios, and the
+     * pool paired with a pool of its own ({@link Report#samePair}) is stated beside it as the instrument's error, with
+     * the medians of the JVMs of their own.
      */
     private Verdict cpuVerdict(Report.Row row) {
         StrategyKind anchor = cpuAnchor(row.kind());
@@ -159,12 +161,14 @@ final class Targets {
                         row.allocatedPerUploadKiB(uploads), other.allocatedPerUploadKiB(uploads));
         Report.Pair pair = report.pair(row.kind()).orElse(null);
         if (pair != null) {
-            double ours = pair.median("cpuUs");
-            double anchors = pair.median("anchorCpuUs");
-            return Verdict.of(target, row.kind().label, f("in one JVM, alternating (%d rounds): %.0f vs %.0f us "
-                            + "(%.2fx); in JVMs of their own: %s", pair.rounds().size(), ours, anchors, ours / anchors,
-                            apart), ours <= allowed * anchors)
-                    .ifMissed(f("%.0f us (%.1f%%)", ours - allowed * anchors, (ours / (allowed * anchors) - 1) * 100),
+            double ratio = pair.ratio("cpuUs", "anchorCpuUs");
+            String errorBar = report.samePair().map(same -> f("; the pool against a pool of its own the same way: "
+                    + "%.2fx", same.ratio("cpuUs", "anchorCpuUs"))).orElse("");
+            return Verdict.of(target, row.kind().label, f("in one JVM, alternating (%d rounds): %.2fx, the median of "
+                            + "the rounds' ratios (medians %.0f vs %.0f us)%s; in JVMs of their own: %s",
+                            pair.rounds().size(), ratio, pair.median("cpuUs"), pair.median("anchorCpuUs"), errorBar,
+                            apart), ratio <= allowed)
+                    .ifMissed(f("%.1f%%", (ratio / allowed - 1) * 100),
                             f("per round in one JVM %s vs %s us", pair.range("cpuUs", 1, "%.0f"),
                                     pair.range("anchorCpuUs", 1, "%.0f")));
         }
