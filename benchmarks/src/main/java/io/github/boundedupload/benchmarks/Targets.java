@@ -201,12 +201,15 @@ final class Targets {
         return values.length == 0 ? "-" : f("%.0f-%.0f", values[0], values[values.length - 1]);
     }
 
-    /** The makespans of a strategy's pair with its anchor in one JVM, where the run measured one. */
+    /**
+     * The makespans of a strategy's pair with its anchor in one JVM, where the run measured one: scenario B's batch,
+     * so only beside a verdict on B.
+     */
     private String pairedMakespan(Report.Row row) {
-        return report.pair(row.kind()).map(pair -> f("; in one JVM with the %s, alternating (%d rounds): %.2f vs "
-                + "%.2f s (%.2fx)", pair.anchor().shortLabel, pair.rounds().size(), pair.median("makespanMs") / 1e3,
-                pair.median("anchorMakespanMs") / 1e3, pair.median("makespanMs") / pair.median("anchorMakespanMs")))
-                .orElse("");
+        return report.pair(row.kind()).filter(pair -> row.scenario() == Scenario.B).map(pair -> f("; in one JVM with "
+                + "the %s, alternating (%d rounds): %.2f vs %.2f s (%.2fx)", pair.anchor().shortLabel,
+                pair.rounds().size(), pair.median("makespanMs") / 1e3, pair.median("anchorMakespanMs") / 1e3,
+                pair.ratio("makespanMs", "anchorMakespanMs"))).orElse("");
     }
 
     /**
