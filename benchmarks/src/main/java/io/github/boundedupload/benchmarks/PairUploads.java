@@ -30,7 +30,7 @@ public final class PairUploads {
     }
 
     /**
-     * The rounds of the benchmark's pairs: 16 in a full run (about 3.5 minutes a pair), 2 in a quick one. With 8, two
+     * The rounds of the benchmark's pairs: 16 in a full run (about 3 minutes a pair), 2 in a quick one. With 8, two
      * uploaders of the same code came out 11 % apart.
      */
     static int rounds(Scale scale) {

@@ -261,8 +261,15 @@ final class Report {
         return rows.stream().filter(r -> r.scenario() == scenario && r.kind() == kind).findFirst().orElseThrow();
     }
 
-    /** The pair of a library strategy with its anchor in one JVM, if this run measured one with rounds. */
-    Optional<Pair> pair(StrategyKind kind) {
+    /**
+     * The pair of a row's strategy with its anchor in one JVM, if this run measured one with rounds: it ran scenario
+     * B's batch, so only a row of B has one.
+     */
+    Optional<Pair> pair(Row row) {
+        return row.scenario() == Scenario.B ? pair(row.kind()) : Optional.empty();
+    }
+
+    private Optional<Pair> pair(StrategyKind kind) {
         return pairs.stream().filter(p -> p.kind() == kind && !p.rounds().isEmpty()).findFirst();
     }
 

@@ -159,7 +159,7 @@ final class Targets {
                 : f("%.0f vs %.0f us (%.2fx); JIT %.0f vs %.0f ms a run; allocated %.0f vs %.0f KiB per upload", mine,
                         theirs, mine / theirs, row.median("jitCpuMs"), other.median("jitCpuMs"),
                         row.allocatedPerUploadKiB(uploads), other.allocatedPerUploadKiB(uploads));
-        Report.Pair pair = report.pair(row.kind()).orElse(null);
+        Report.Pair pair = report.pair(row).orElse(null);
         if (pair != null) {
             double ratio = pair.ratio("cpuUs", "anchorCpuUs");
             String errorBar = report.samePair().map(same -> f("; the pool against a pool of its own the same way: "
@@ -201,15 +201,11 @@ final class Targets {
         return values.length == 0 ? "-" : f("%.0f-%.0f", values[0], values[values.length - 1]);
     }
 
-    /**
-     * The makespans of a strategy's pair with its anchor in one JVM, where the run measured one: scenario B's batch,
-     * so only beside a verdict on B.
-     */
+    /** The makespans of a strategy's pair with its anchor in one JVM, where the run measured one. */
     private String pairedMakespan(Report.Row row) {
-        return report.pair(row.kind()).filter(pair -> row.scenario() == Scenario.B).map(pair -> f("; in one JVM with "
-                + "the %s, alternating (%d rounds): %.2f vs %.2f s (%.2fx)", pair.anchor().shortLabel,
-                pair.rounds().size(), pair.median("makespanMs") / 1e3, pair.median("anchorMakespanMs") / 1e3,
-                pair.ratio("makespanMs", "anchorMakespanMs"))).orElse("");
+        return report.pair(row).map(pair -> f("; in one JVM with the %s, alternating (%d rounds): %.2f vs %.2f s "
+                + "(%.2fx)", pair.anchor().shortLabel, pair.rounds().size(), pair.median("makespanMs") / 1e3,
+                pair.median("anchorMakespanMs") / 1e3, pair.ratio("makespanMs", "anchorMakespanMs"))).orElse("");
     }
 
     /**
