@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -84,7 +85,8 @@ final class BatchCheck {
             if (problem == null) {
                 kind = Kind.KEY;
                 try {
-                    key = attachment.key().orElseGet(() -> config.keyStrategy().keyFor(attachment));
+                    Optional<String> explicit = attachment.key();
+                    key = explicit.isPresent() ? explicit.get() : config.keyStrategy().keyFor(attachment);
                     problem = key == null ? "the key strategy returned no key" : Keys.keyProblem(key);
                 } catch (RuntimeException e) {
                     problem = "the key strategy failed: " + SafeText.describe(e);
@@ -132,6 +134,9 @@ final class BatchCheck {
     }
 
     private static @Nullable String metadataProblem(Map<String, String> metadata) {
+        if (metadata.isEmpty()) {
+            return null;
+        }
         int bytes = 0;
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, String> entry : metadata.entrySet()) {

@@ -97,7 +97,8 @@ final class Upload extends Call {
     void refused(RejectedExecutionException e) {
         // A supplied executor refused, or ours is shutting down: the attachment ends now, reported, not dropped.
         started = System.nanoTime();
-        answered(null, engine.closed ? new UploaderClosedException(engine.name, "its threads are stopped") : e);
+        Throwable why = engine.closed ? new UploaderClosedException(engine.name, "its threads are stopped") : e;
+        InContext.run(batch.context, () -> answered(null, why));
     }
 
     @Override
@@ -120,11 +121,13 @@ final class Upload extends Call {
 
     /**
      * On the thread that completed the storage's future: a blocking storage's own call thread, where the answer is
-     * simply handled; or a non-blocking storage's, which then starts the next call too ({@link Handoff#runAnswer}).
+     * simply handled (its future is complete when {@link #call()} attaches this, so this runs inside the call, in the
+     * batch's context already); or a non-blocking storage's, which then starts the next call too
+     * ({@link Handoff#runAnswer}).
      */
     private void onAnswer(@Nullable StoredObject stored, @Nullable Throwable failure) {
         if (engine.storage.blocking()) {
-            InContext.run(batch.context, () -> answered(stored, failure));
+            answered(stored, failure);
         } else {
             Handoff.runAnswer(this, () -> InContext.run(batch.context, () -> answered(stored, failure)));
         }

@@ -109,6 +109,9 @@ public final class Keys {
     private static @Nullable String textProblem(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
+            if (c >= 0x20 && c < 0x7f) {
+                continue; // printable ASCII, most of every name and key: nothing to look up
+            }
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
