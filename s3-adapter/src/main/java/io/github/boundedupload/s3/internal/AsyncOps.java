@@ -57,6 +57,12 @@ public final class AsyncOps implements S3Ops {
         return limiter;
     }
 
+    /** A file body reads its range and does not look past it. */
+    @Override
+    public boolean noticesChangedFiles() {
+        return false;
+    }
+
     @Override
     public CompletableFuture<PutObjectResponse> put(PutObjectRequest request, Payload payload, Cancellables tasks) {
         Optional<Path> file = crt ? payload.wholeFile() : Optional.empty();

@@ -78,6 +78,12 @@ public final class SyncOps implements S3Ops {
         }
     }
 
+    /** Every body is read through a stream that fails when the file ends early or goes on past its size. */
+    @Override
+    public boolean noticesChangedFiles() {
+        return true;
+    }
+
     @Override
     public CompletableFuture<PutObjectResponse> put(PutObjectRequest request, Payload payload, Cancellables tasks) {
         return call(() -> client.putObject(request, payload.sync()));

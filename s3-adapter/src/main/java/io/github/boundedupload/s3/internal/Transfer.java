@@ -74,10 +74,15 @@ public final class Transfer {
         Optional<Path> file = upload.request.content().path();
         if (file.isPresent()) {
             long size = length.orElseThrow();
-            return (size <= upload.options.multipartThreshold()
-                    ? new SinglePut(upload).put(Payload.fileSlice(file.get(), 0, tracked(size), true))
-                    : new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
-                            Payload.fileSlice(file.get(), offset, Sent.untracked(n), offset + n == size))))
+            if (size <= upload.options.multipartThreshold()) {
+                CompletableFuture<StoredObject> put = new SinglePut(upload).put(Payload.fileSlice(file.get(), 0,
+                        tracked(size), true));
+                return upload.ops.noticesChangedFiles() ? put
+                        : put.thenCompose(stored -> unchanged(file.get(), size, stored));
+            }
+            // Parts are read at different times (and at once): a file that changed between them is caught only here.
+            return new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
+                    Payload.fileSlice(file.get(), offset, Sent.untracked(n), offset + n == size)))
                     .thenCompose(stored -> unchanged(file.get(), size, stored));
         }
         Optional<ByteBuffer> bytes = upload.request.content().bytes();
@@ -143,10 +148,11 @@ public final class Transfer {
     }
 
     /**
-     * The file still has the size that was checked and sent. The blocking client notices a file that grew or shrank
-     * while it reads it; the non-blocking client's file body reads a range and does not look past it, so S3 may have
-     * stored the checked number of bytes of a file that is longer now: then that object is deleted again, and the
-     * upload fails instead of being reported stored cut short.
+     * The file still has the size that was checked and sent, unless one request read it whole on a client that
+     * notices a changed file itself ({@link S3Ops#noticesChangedFiles()}): the non-blocking client's file body reads a
+     * range and does not look past it, and the parts of a multipart upload are read at different times, so S3 may
+     * have stored the checked number of bytes of a file that is longer now: then that object is deleted again, and
+     * the upload fails instead of being reported stored cut short.
      */
     private CompletableFuture<StoredObject> unchanged(Path file, long size, StoredObject stored) {
         long now;
