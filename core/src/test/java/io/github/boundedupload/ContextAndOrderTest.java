@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.spi.ContextPropagator;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadListener;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
@@ -98,6 +106,45 @@ class ContextAndOrderTest {
             BatchResult result = uploader.uploadAll(Batches.of("n", 2));
 
             assertThat(result.storedObjects()).allSatisfy(o -> assertThat(storage.mdcByKey.get(o.key())).isEmpty());
+        }
+    }
+
+    @Test
+    void anAttachmentTheExecutorRefusesIsReportedInItsOwnBatchsContext() throws Exception {
+        // Batch b's call is started (and refused) on the thread that ends batch a's call, inside a's context.
+        CountDownLatch gate = new CountDownLatch(1);
+        storage.behaviour = request -> gate.await();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        AtomicInteger accepted = new AtomicInteger();
+        Executor firstOnly = task -> {
+            if (accepted.getAndIncrement() > 0) {
+                throw new RejectedExecutionException("full");
+            }
+            pool.execute(task);
+        };
+        Map<String, String> reportedIn = new ConcurrentHashMap<>();
+        UploadListener listener = new UploadListener() {
+            @Override
+            public void uploadSkipped(UploadEvent upload, Throwable reason) {
+                reportedIn.put(upload.key(), String.valueOf(MDC.get("requestId")));
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().executor(firstOnly).maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
+                        .listener(listener).failurePolicy(FailurePolicy.COLLECT).build())) {
+            MDC.put("requestId", "a");
+            CompletableFuture<BatchResult> a = uploader.uploadAllAsync(Batches.of("a", 1));
+            MDC.put("requestId", "b");
+            CompletableFuture<BatchResult> b = uploader.uploadAllAsync(Batches.of("b", 1));
+            MDC.remove("requestId");
+            gate.countDown();
+
+            assertThat(a.get().storedObjects()).hasSize(1);
+            UploadResult refused = b.get().results().get(0);
+            assertThat(refused.status()).isEqualTo(UploadResult.Status.FAILED);
+            assertThat(reportedIn).containsExactly(Map.entry(refused.key(), "b"));
+        } finally {
+            pool.shutdownNow();
         }
     }
 
