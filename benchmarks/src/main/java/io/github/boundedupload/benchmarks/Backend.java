@@ -2,6 +2,7 @@ package io.github.boundedupload.benchmarks;
 
 import io.github.boundedupload.testsupport.S3TestServices;
 import java.net.URI;
+import java.time.Duration;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -15,7 +16,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 interface Backend {
 
     /**
-     * A blocking client (the SDK's default HTTP client, Apache 5) with a pool of {@code connections}.
+     * A blocking client (the SDK's default HTTP client, Apache 5) with a pool of {@code connections}, and the SDK's
+     * default socket timeout; the system property {@code bench.socketTimeoutMs} sets another (0: none), for the
+     * experiment in docs/performance.md that shows what a timed socket read costs a virtual thread.
      *
      * @param connections the pool size
      * @return a new client; the caller closes it
@@ -48,8 +51,12 @@ interface Backend {
         return new Backend() {
             @Override
             public S3Client syncClient(int connections) {
-                return services.s3ClientBuilder(endpoint)
-                        .httpClientBuilder(Apache5HttpClient.builder().maxConnections(connections)).build();
+                Apache5HttpClient.Builder http = Apache5HttpClient.builder().maxConnections(connections);
+                Long socketTimeout = Long.getLong("bench.socketTimeoutMs");
+                if (socketTimeout != null) {
+                    http.socketTimeout(Duration.ofMillis(socketTimeout));
+                }
+                return services.s3ClientBuilder(endpoint).httpClientBuilder(http).build();
             }
 
             @Override
