@@ -61,7 +61,8 @@ class FileChangedIT {
                 Arguments.of(kind, "doubled", 4 * MB, 8 * MB, When.DURING_THE_UPLOAD),
                 Arguments.of(kind, "doubled in parts", 7 * MB, 14 * MB, When.DURING_THE_UPLOAD),
                 Arguments.of(kind, "shrank", 7 * MB, 3 * MB, When.AFTER_THE_CHECK),
-                Arguments.of(kind, "grew in parts", 7 * MB, 7 * MB + 1, When.AFTER_THE_CHECK)));
+                Arguments.of(kind, "grew in parts", 7 * MB, 7 * MB + 1, When.AFTER_THE_CHECK),
+                Arguments.of(kind, "grew from empty", 0, 10, When.AFTER_THE_CHECK)));
     }
 
     @ParameterizedTest(name = "{0}: {1}")

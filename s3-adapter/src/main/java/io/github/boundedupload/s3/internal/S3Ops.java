@@ -30,10 +30,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 interface S3Ops {
 
     /**
-     * Whether a request that sends a whole file fails by itself when the file's size is not the one checked: the
-     * blocking client reads every body through one stream that fails when the file ends early and, at its last byte,
-     * looks one byte past it ({@code PayloadStreams.Tracked}). When not, the upload asks the file's size again after
-     * it was sent.
+     * Whether a request that sends a whole non-empty file fails by itself when the file's size is not the one checked:
+     * the blocking client reads every body through one stream that fails when the file ends early and, at its last
+     * byte, looks one byte past it ({@code PayloadStreams.Tracked}). When not, the upload asks the file's size again
+     * after it was sent.
      */
     boolean noticesChangedFiles();
 

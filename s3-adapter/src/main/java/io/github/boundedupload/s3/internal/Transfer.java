@@ -77,7 +77,8 @@ public final class Transfer {
             if (size <= upload.options.multipartThreshold()) {
                 CompletableFuture<StoredObject> put = new SinglePut(upload).put(Payload.fileSlice(file.get(), 0,
                         tracked(size), true));
-                return upload.ops.noticesChangedFiles() ? put
+                // An empty file is sent without a stream, which could have looked past its end.
+                return size > 0 && upload.ops.noticesChangedFiles() ? put
                         : put.thenCompose(stored -> unchanged(file.get(), size, stored));
             }
             // Parts are read at different times (and at once): a file that changed between them is caught only here.
