@@ -303,15 +303,13 @@ final class Batch {
             effects.add(() -> record.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
-        if (offered <= Dispatcher.SLICE) {
-            // One slice's worth: freed in this step, before the caller learns the batch finished (an effect), so that
-            // its next batch for the same keys starts at once instead of waiting aside for a later step.
-            for (int i = 0; i < offered; i++) {
-                engine.dispatcher.releaseKey(uploads[i].key, this);
-            }
-        } else {
-            inSlices(0, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
+        // The first slice's keys are freed in this step, before the caller learns the batch finished (an effect), so
+        // that its next batch for the same keys starts at once instead of waiting aside; the rest in steps of their own.
+        int now = Math.min(offered, Dispatcher.SLICE);
+        for (int i = 0; i < now; i++) {
+            engine.dispatcher.releaseKey(uploads[i].key, this);
         }
+        inSlices(now, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
         engine.dispatcher.signalAll();
     }
 
