@@ -121,4 +121,38 @@ class NonBlockingStorageTest {
             assertThat(storage.parts).doesNotContainKey(big.key());
         }
     }
+
+    @Test
+    void aStorageCannotSignalACancelOfItsOwnUpload() {
+        java.util.List<CompletableFuture<Void>> signals = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.github.boundedupload.spi.AsyncFileUploader storage = new io.github.boundedupload.spi.AsyncFileUploader() {
+            @Override
+            public CompletableFuture<StoredObject> upload(io.github.boundedupload.spi.UploadRequest request) {
+                CompletableFuture<Void> signal = request.cancellation().toCompletableFuture();
+                signals.add(signal);
+                boolean completed = signal.complete(null) | signal.completeExceptionally(new IllegalStateException())
+                        | signal.cancel(true);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> signal.obtrudeValue(null))
+                        .isInstanceOf(UnsupportedOperationException.class);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> signal.completeAsync(() -> null))
+                        .isInstanceOf(UnsupportedOperationException.class);
+                signal.completeOnTimeout(null, 0, java.util.concurrent.TimeUnit.NANOSECONDS);
+                return completed || signal.isDone()
+                        ? CompletableFuture.failedFuture(new IllegalStateException("the storage completed the signal"))
+                        : CompletableFuture.completedFuture(StoredObject.builder(request.key(), 1).build());
+            }
+
+            @Override
+            public CompletableFuture<Void> delete(String key) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.defaults())) {
+            BatchResult result = uploader.uploadAllAsync(Batches.of("s", 3)).join();
+
+            assertThat(result.storedObjects()).hasSize(3);
+            assertThat(signals).hasSize(3).allSatisfy(signal -> assertThat(signal).isNotDone());
+        }
+    }
 }

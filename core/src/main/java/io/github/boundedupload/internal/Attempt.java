@@ -3,7 +3,9 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,7 +33,58 @@ final class Attempt {
     record Cancel(Throwable reason, Status status) {
     }
 
-    private final CompletableFuture<Void> signal = new CompletableFuture<>();
+    /**
+     * What a storage watches and cannot complete: every way to complete it from outside does nothing. One object per
+     * call, where a {@code minimalCompletionStage()} of a plain future added a stage and a relay to every upload.
+     */
+    private static final class Signal extends CompletableFuture<Void> {
+
+        void fire() {
+            super.complete(null);
+        }
+
+        @Override
+        public boolean complete(Void value) {
+            return false;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            return false;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            return false;
+        }
+
+        @Override
+        public void obtrudeValue(Void value) {
+            throw new UnsupportedOperationException("only the uploader signals a cancel");
+        }
+
+        @Override
+        public void obtrudeException(Throwable ex) {
+            throw new UnsupportedOperationException("only the uploader signals a cancel");
+        }
+
+        @Override
+        public CompletableFuture<Void> completeAsync(Supplier<? extends Void> supplier, Executor executor) {
+            throw new UnsupportedOperationException("only the uploader signals a cancel");
+        }
+
+        @Override
+        public CompletableFuture<Void> completeAsync(Supplier<? extends Void> supplier) {
+            throw new UnsupportedOperationException("only the uploader signals a cancel");
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new CompletableFuture<>(); // dependents are plain futures
+        }
+    }
+
+    private final Signal signal = new Signal();
     private @Nullable Thread thread;
     private @Nullable Future<?> future;
     private @Nullable Cancel cancel;
@@ -40,7 +93,7 @@ final class Attempt {
 
     /** Completes when the call is cancelled; storages cannot complete it themselves. */
     CompletionStage<Void> signal() {
-        return signal.minimalCompletionStage();
+        return signal;
     }
 
     /** The cancel that took effect, or {@code null}. */
@@ -69,7 +122,7 @@ final class Attempt {
                 thread.interrupt();
             }
         }
-        signal.complete(null); // outside the lock: storages react to it on this thread
+        signal.fire(); // outside the lock: storages react to it on this thread
         return true;
     }
 
