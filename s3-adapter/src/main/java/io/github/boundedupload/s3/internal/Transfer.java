@@ -184,12 +184,12 @@ public final class Transfer {
         }).thenCompose(Function.identity());
     }
 
-    /** The configured part size, raised where the content would need more than {@link #Upload.MAX_PARTS} parts. */
     /** Counts what goes out, for the lost-answer check, and reports progress. */
     private Sent tracked(long size) {
         return Sent.tracked(size, upload.algorithm, upload.request::reportProgress);
     }
 
+    /** The configured part size, raised where the content would need more than {@link Upload#MAX_PARTS} parts. */
     private long partSize(long size) throws IOException {
         long partSize = Math.max(upload.options.partSize(), (size + Upload.MAX_PARTS - 1) / Upload.MAX_PARTS);
         if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
