@@ -8,6 +8,9 @@
 #   scripts/profile.sh LIBRARY_PLATFORM COMPLETABLE_FUTURE   the strategies named (StrategyKind names)
 #   scripts/profile.sh COMPLETABLE_FUTURE_VIRTUAL        strategy 3 on a virtual thread per upload (50 at once): an anchor
 #                                                        for LIBRARY_VIRTUAL, here only
+#   scripts/profile.sh TRANSFER_MANAGER_CRT_BOUNDED      strategy 8 with 50 uploads started at once, the next by the
+#                                                        thread that ends one (as a bounded caller would): an anchor
+#                                                        for LIBRARY_NON_BLOCKING_CRT, here only
 #   scripts/profile.sh LIBRARY_NON_BLOCKING_CRT:PLATFORM  a library strategy on another ExecutorType than its own
 #   scripts/profile.sh LIBRARY_PLATFORM@41               a library strategy with 41 uploads in flight instead of B's 50
 #   BOUNDED_UPLOAD_S3_SERVER=localstack scripts/profile.sh   on LocalStack
@@ -15,6 +18,7 @@
 #                                                        two strategies in one JVM, batches alternating, no profiler:
 #                                                        the closest comparison of their CPU per upload (PairUploads)
 #   PROFILE_WARM_UP=20000 PROFILE_RUNS=3                 uploads to warm up with, measured runs per kind of sample
+#   PROFILE_OPTIONS=,threads                             more async-profiler options (here: stacks by thread)
 #   BOUNDED_UPLOAD_S3_TLS=true scripts/profile.sh        over HTTPS (see scripts/benchmark.sh)
 #
 # Needs Linux (async-profiler; the JIT's CPU is read from /proc) and JDK 21+ (as scripts/benchmark.sh).
@@ -67,7 +71,7 @@ for run in "${runs[@]}"; do
     BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474} \
     "$JAVA" -Xms512m -Xmx512m -XX:+UseG1GC -XX:-UseDynamicNumberOfCompilerThreads \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn --sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED \
-    ${tls_options[@]+"${tls_options[@]}"} \
+    "-Dprofile.options=${PROFILE_OPTIONS:-}" ${tls_options[@]+"${tls_options[@]}"} \
     -Dbench.data=benchmarks/target/bench-data -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
     "$main" $run
 done

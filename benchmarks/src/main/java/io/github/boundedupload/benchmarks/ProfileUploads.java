@@ -24,6 +24,8 @@ public final class ProfileUploads {
 
     /** Strategy 3's code on a virtual thread per upload ({@link VirtualThreadUploads}). */
     static final String VIRTUAL_POOL = "COMPLETABLE_FUTURE_VIRTUAL";
+    /** The CRT Transfer Manager with as many uploads started at once as the library has in flight in scenario B. */
+    static final String BOUNDED_TM_CRT = "TRANSFER_MANAGER_CRT_BOUNDED";
 
     private ProfileUploads() {
     }
@@ -45,6 +47,11 @@ public final class ProfileUploads {
                     setup.uploader().toBuilder().maxConcurrentUploads(inFlight).maxConcurrentUploadsPerBatch(inFlight)
                             .build(), setup.options()));
         }
+        if (named[0].equals(BOUNDED_TM_CRT)) {
+            Setup setup = Scenario.B.setup(StrategyKind.TRANSFER_MANAGER_CRT, scale, target.bucketName());
+            return new TransferManagerUploads(target.backend().crtClient(setup.connections()), setup,
+                    setup.concurrency());
+        }
         if (named[0].equals(VIRTUAL_POOL)) {
             return new VirtualThreadUploads(target.backend(),
                     Scenario.B.setup(StrategyKind.COMPLETABLE_FUTURE, scale, target.bucketName()));
@@ -65,7 +72,8 @@ public final class ProfileUploads {
     /**
      * Profiles one strategy.
      *
-     * @param args the strategy (a {@link StrategyKind} name; or {@value #VIRTUAL_POOL}; or a library strategy's name,
+     * @param args the strategy (a {@link StrategyKind} name; or {@value #VIRTUAL_POOL}; or {@value #BOUNDED_TM_CRT}; or
+     *     a library strategy's name,
      *     a colon and an {@link ExecutorType} to run it on instead of its own, as in
      *     {@code LIBRARY_NON_BLOCKING_CRT:PLATFORM}), the uploads to warm up with (default 20,000), the measured runs
      *     of each kind of sample (default 3)
@@ -98,7 +106,7 @@ public final class ProfileUploads {
                     meter.start();
                     // Only the batch is sampled: not the meter's collections, not the clean-up of the bucket.
                     profiler.execute(run == 1 ? "start,event=" + event + (event.equals("cpu") ? ",interval=1ms"
-                            : ",total") : "resume");
+                            : ",total") + System.getProperty("profile.options", "") : "resume");
                     long start = System.nanoTime();
                     strategy.upload(items);
                     long took = System.nanoTime() - start;
