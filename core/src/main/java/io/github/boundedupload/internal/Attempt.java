@@ -77,11 +77,6 @@ final class Attempt {
         public CompletableFuture<Void> completeAsync(Supplier<? extends Void> supplier) {
             throw new UnsupportedOperationException("only the uploader signals a cancel");
         }
-
-        @Override
-        public <U> CompletableFuture<U> newIncompleteFuture() {
-            return new CompletableFuture<>(); // dependents are plain futures
-        }
     }
 
     private final Signal signal = new Signal();
