@@ -48,21 +48,8 @@ final class TransferManagerUploads implements Strategy {
         CountDownLatch done = new CountDownLatch(items.size());
         AtomicInteger next = new AtomicInteger();
         AtomicReference<Throwable> failed = new AtomicReference<>();
-        Runnable[] startNext = new Runnable[1];
-        startNext[0] = () -> {
-            int i = next.getAndIncrement();
-            if (i < items.size()) {
-                start(items.get(i)).whenComplete((result, failure) -> {
-                    if (failure != null) {
-                        failed.compareAndSet(null, failure);
-                    }
-                    done.countDown();
-                    startNext[0].run();
-                });
-            }
-        };
         for (int k = 0; k < bound; k++) {
-            startNext[0].run();
+            startNext(items, next, done, failed);
         }
         try {
             done.await();
@@ -72,6 +59,21 @@ final class TransferManagerUploads implements Strategy {
         }
         if (failed.get() != null) {
             throw new IllegalStateException(failed.get());
+        }
+    }
+
+    /** Starts the next item, if one is left; its end starts the one after, on the thread that ends it. */
+    private void startNext(List<Item> items, AtomicInteger next, CountDownLatch done,
+            AtomicReference<Throwable> failed) {
+        int i = next.getAndIncrement();
+        if (i < items.size()) {
+            start(items.get(i)).whenComplete((result, failure) -> {
+                if (failure != null) {
+                    failed.compareAndSet(null, failure);
+                }
+                done.countDown();
+                startNext(items, next, done, failed);
+            });
         }
     }
 
