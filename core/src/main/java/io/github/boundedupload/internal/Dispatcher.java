@@ -1,11 +1,15 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.spi.ConcurrencyLimit;
+import io.github.boundedupload.spi.ContextPropagator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -31,6 +35,13 @@ import org.jspecify.annotations.Nullable;
  * its deletes confirmed or given up, its stuck calls returned). A call of another batch for that key waits aside,
  * without holding up the queue, and goes first when the key is free: a rollback can then never delete an object that
  * another batch of this uploader wrote and reported stored.
+ *
+ * <p><b>Steps left to another thread.</b> A virtual thread that finds the lock held parks, leaves its carrier, and
+ * mounts again when the lock is handed to it: when many uploads end at once, every end paid that, one after the other
+ * (JMH, a batch of 10,000 on virtual threads: 15 % of the samples in the lock). The end of an upload on a virtual
+ * thread that finds the lock held is left instead ({@link #runOrLeave}): queued, and run under the lock, its effects
+ * after, by the one thread on duty (the first to leave a step while none was waiting), which runs every step left
+ * until none is; the thread that left it goes on at once.
  */
 final class Dispatcher {
 
@@ -58,6 +69,10 @@ final class Dispatcher {
     private final @Nullable ConcurrencyLimit adaptive;
     private final long maxBytesInFlight;
     private volatile @Nullable LockWatch watch;
+    /** Steps left by threads that found the lock held ({@link #leave}); at most one per upload in flight. */
+    private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
+    /** Steps left and not yet run; the thread that takes it from 0 is on duty until it is 0 again. */
+    private final AtomicInteger leftCount = new AtomicInteger();
     // Guarded by the lock:
     private final ArrayDeque<Call> ready = new ArrayDeque<>();
     private final Map<String, Batch> writers = new HashMap<>();
@@ -80,8 +95,11 @@ final class Dispatcher {
 
     /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
     void run(Consumer<Effects> step) {
+        runHolding(lock(), step);
+    }
+
+    private void runHolding(long start, Consumer<Effects> step) {
         Effects effects = new Effects();
-        long start = lock();
         try {
             step.accept(effects);
             dispatch(effects);
@@ -89,6 +107,87 @@ final class Dispatcher {
             unlock(start);
         }
         effects.run();
+    }
+
+    /**
+     * A step that may be left to another thread: run now, as {@link #run} does; or, on a virtual thread that finds the
+     * lock held, {@linkplain #leave left}, to run a moment later under the lock, its effects in {@code context}. Only
+     * for a step whose caller needs nothing from it, and whose thread has nothing to wait for after it (the end of an
+     * upload).
+     */
+    void runOrLeave(ContextPropagator.Captured context, Consumer<Effects> step) {
+        if (!UploadThreads.isVirtual(Thread.currentThread())) {
+            run(step);
+        } else if (lock.tryLock()) {
+            runHolding(started(), step);
+        } else {
+            leave(context, step);
+        }
+    }
+
+    /**
+     * Leaves a step to the thread on duty, or takes the duty: queued, then, if no step was waiting, this thread runs
+     * every step left under the lock, in holds of at most {@value #SLICE}, until none is; then, off duty (a step left
+     * meanwhile finds a thread of its own), their effects, each in its step's context. Off duty first, because effects
+     * run foreign code (listeners, whatever waits for a batch's future, even a batch of this uploader submitted from
+     * there), which must never hold up the ends of other uploads. The duty ends: each step it runs frees a permit, and
+     * the call that permit goes to starts only with the effects, so the calls that can still end run out. A step that
+     * fails is reported as an internal error and does not stop the others.
+     */
+    void leave(ContextPropagator.Captured context, Consumer<Effects> step) {
+        Left mine = new Left(context, step);
+        left.offer(mine);
+        if (leftCount.getAndIncrement() != 0) {
+            return; // the thread on duty runs it: it stops only when the count, which counts this one, is 0
+        }
+        List<Left> taken = new ArrayList<>();
+        Error fatal = null;
+        int missed = 1;
+        do {
+            // Every step counted is in the queue already: each is offered before it is counted.
+            int now = Math.min(missed, SLICE);
+            long start = lock();
+            try {
+                for (int i = 0; i < now; i++) {
+                    Left next = Objects.requireNonNull(left.poll());
+                    taken.add(next);
+                    try {
+                        next.step.accept(next.effects);
+                        dispatch(next.effects);
+                    } catch (RuntimeException | Error e) {
+                        Engine.LOG.error("internal error in bounded-upload; please report it", e);
+                        if (e instanceof Error && fatal == null) {
+                            fatal = (Error) e;
+                        }
+                    }
+                }
+            } finally {
+                unlock(start);
+            }
+            missed = leftCount.addAndGet(-now);
+        } while (missed != 0);
+        for (Left done : taken) {
+            if (done == mine) {
+                done.effects.run();
+            } else {
+                InContext.run(done.context, done.effects::run);
+            }
+        }
+        if (fatal != null) {
+            throw fatal;
+        }
+    }
+
+    /** A step left to the thread on duty, with its context and its effects. */
+    private static final class Left {
+        final ContextPropagator.Captured context;
+        final Consumer<Effects> step;
+        final Effects effects = new Effects();
+
+        Left(ContextPropagator.Captured context, Consumer<Effects> step) {
+            this.context = context;
+            this.step = step;
+        }
     }
 
     /** A step with a result. */
@@ -109,6 +208,11 @@ final class Dispatcher {
     /** Takes the lock; when watched, the hold's start. */
     private long lock() {
         lock.lock();
+        return started();
+    }
+
+    /** Under the lock, just taken: when watched, the hold's start. */
+    private long started() {
         LockWatch watching = watch;
         return watching == null ? UNWATCHED : watching.now();
     }
@@ -170,6 +274,11 @@ final class Dispatcher {
     /** Under the lock: wakes whoever waits for queue space, a batch's end or quiet. */
     void signalAll() {
         changed.signalAll();
+    }
+
+    /** For tests: whether {@code thread} waits to take the lock. */
+    boolean waitsForLock(Thread thread) {
+        return lock.hasQueuedThread(thread);
     }
 
     /** For tests: measures every step's hold of the lock from now on; {@code null} stops it. */

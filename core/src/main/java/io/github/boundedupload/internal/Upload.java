@@ -158,7 +158,8 @@ final class Upload extends Call {
         } else {
             batch.listener.uploadSkipped(event, outcome.failure().orElseThrow());
         }
-        engine.dispatcher.run(effects -> {
+        // On a virtual thread that finds the lock held, left to the thread on duty: this one has nothing left to do.
+        engine.dispatcher.runOrLeave(batch.context, effects -> {
             engine.dispatcher.release(this, effects);
             batch.record(this, outcome, cancelled, effects);
         });

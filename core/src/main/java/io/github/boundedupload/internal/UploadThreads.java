@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.support.Threads;
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Set;
@@ -28,6 +29,8 @@ import org.jspecify.annotations.Nullable;
 final class UploadThreads {
 
     private static final int FIRST_RELEASE_WITHOUT_PINNING = 24;
+    /** {@code Thread.isVirtual()} of Java 21, or {@code null} before it. */
+    private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
 
     private final Set<Thread> alive = ConcurrentHashMap.newKeySet();
 
@@ -62,6 +65,33 @@ final class UploadThreads {
             alive.add(thread);
             return thread;
         };
+    }
+
+    /** Whether {@code thread} is a virtual thread ({@code Thread.isVirtual()}, compiled for 17). */
+    static boolean isVirtual(Thread thread) {
+        MethodHandle isVirtual = IS_VIRTUAL;
+        if (isVirtual == null) {
+            return false;
+        }
+        try {
+            return (boolean) isVirtual.invokeExact(thread);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static @Nullable MethodHandle isVirtualHandle() {
+        if (Runtime.version().feature() < 21) {
+            return null;
+        }
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                    MethodType.methodType(boolean.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("no Thread.isVirtual() on Java " + Runtime.version(), e);
+        }
     }
 
     static ExecutorType resolve(ExecutorType type) {
