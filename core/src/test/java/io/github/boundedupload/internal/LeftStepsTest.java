@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.boundedupload.Attachment;
-import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
@@ -211,22 +210,14 @@ class LeftStepsTest {
                         .failurePolicy(FailurePolicy.COLLECT).build())) {
             for (int round = 0; round < 5; round++) {
                 // Two batches at once, so that ends of both meet at the lock.
-                CompletableFuture<BatchResult> one = uploader.uploadAllAsync(batch("one/", 10_000));
-                CompletableFuture<BatchResult> two = uploader.uploadAllAsync(batch("two/", 10_000));
+                CompletableFuture<BatchResult> one = uploader.uploadAllAsync(Batches.of("one", 10_000, 1));
+                CompletableFuture<BatchResult> two = uploader.uploadAllAsync(Batches.of("two", 10_000, 1));
                 assertThat(one.orTimeout(2, TimeUnit.MINUTES).join().storedObjects()).hasSize(10_000);
                 assertThat(two.orTimeout(2, TimeUnit.MINUTES).join().storedObjects()).hasSize(10_000);
                 assertThat(uploader.stats().inFlightUploads()).isZero();
             }
         }
         assertThat(stored).hasValue(100_000);
-    }
-
-    private static List<Attachment> batch(String prefix, int size) {
-        List<Attachment> batch = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-            batch.add(Attachment.builder("f" + i, AttachmentContent.ofBytes(new byte[1])).key(prefix + i).build());
-        }
-        return batch;
     }
 
     /** Waits until {@code thread} waits for the lock. */
