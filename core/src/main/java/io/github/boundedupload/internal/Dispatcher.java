@@ -8,8 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -48,6 +47,8 @@ final class Dispatcher {
     /** Attachments a slice of whole-batch work handles in one hold of the lock. */
     static final int SLICE = 256;
     private static final long UNWATCHED = Long.MIN_VALUE;
+    /** The bottom of the stack of steps left while a thread is on duty; never run. */
+    private static final Left ON_DUTY = new Left(() -> () -> { }, effects -> { });
 
     /** One slice of whole-batch work, under the lock: {@code true} while there is more. */
     @FunctionalInterface
@@ -69,10 +70,12 @@ final class Dispatcher {
     private final @Nullable ConcurrencyLimit adaptive;
     private final long maxBytesInFlight;
     private volatile @Nullable LockWatch watch;
-    /** Steps left by threads that found the lock held ({@link #leave}); at most one per upload in flight. */
-    private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
-    /** Steps left and not yet run; the thread that takes it from 0 is on duty until it is 0 again. */
-    private final AtomicInteger leftCount = new AtomicInteger();
+    /**
+     * The stack of steps left by threads that found the lock held ({@link #leave}), at most one per upload in flight:
+     * {@code null} while no thread is on duty; while one is, never empty: {@link #ON_DUTY}, with the steps left since
+     * its last take above it.
+     */
+    private final AtomicReference<@Nullable Left> leftTop = new AtomicReference<>();
     // Guarded by the lock:
     private final ArrayDeque<Call> ready = new ArrayDeque<>();
     private final Map<String, Batch> writers = new HashMap<>();
@@ -126,8 +129,9 @@ final class Dispatcher {
     }
 
     /**
-     * Leaves a step to the thread on duty, or takes the duty: queued, then, if no step was waiting, this thread runs
-     * every step left under the lock, in holds of at most {@value #SLICE}, until none is; then, off duty (a step left
+     * Leaves a step to the thread on duty, or takes the duty: pushed on a stack; then, if no thread was on duty, this
+     * thread takes every step left (one swap for all of them), runs them under the lock in the order they were left,
+     * in holds of at most {@value #SLICE}, and takes again until none is left; then, off duty (a step left
      * meanwhile finds a thread of its own), their effects, each in its step's context. Off duty first, because effects
      * run foreign code (listeners, whatever waits for a batch's future, even a batch of this uploader submitted from
      * there), which must never hold up the ends of other uploads. The duty ends: each step it runs frees a permit, and
@@ -136,41 +140,34 @@ final class Dispatcher {
      */
     void leave(ContextPropagator.Captured context, Consumer<Effects> step) {
         Left mine = new Left(context, step);
-        left.offer(mine);
-        if (leftCount.getAndIncrement() != 0) {
-            return; // the thread on duty runs it: it stops only when the count, which counts this one, is 0
-        }
-        List<Left> taken = new ArrayList<>();
-        Error fatal = null;
-        int missed = 1;
+        Left top;
         do {
-            // Every step counted is in the queue already: each is offered before it is counted.
-            int now = Math.min(missed, SLICE);
-            long start = lock();
-            try {
-                for (int i = 0; i < now; i++) {
-                    Left next = Objects.requireNonNull(left.poll());
-                    taken.add(next);
-                    try {
-                        next.step.accept(next.effects);
-                        dispatch(next.effects);
-                    } catch (RuntimeException | Error e) {
-                        Engine.LOG.error("internal error in bounded-upload; please report it", e);
-                        if (e instanceof Error && fatal == null) {
-                            fatal = (Error) e;
-                        }
-                    }
-                }
-            } finally {
-                unlock(start);
-            }
-            missed = leftCount.addAndGet(-now);
-        } while (missed != 0);
-        for (Left done : taken) {
-            if (done == mine) {
-                done.effects.run();
+            top = leftTop.get();
+            mine.next = top;
+        } while (!leftTop.compareAndSet(top, mine));
+        if (top != null) {
+            return; // a thread is on duty (the stack is never empty while one is): it takes this one
+        }
+        Left done = null;
+        Left doneLast = null;
+        Error fatal = null;
+        do {
+            // Everything pushed since the last take, down to the mark (or, the first time, to the end).
+            Left taken = leftTop.getAndSet(ON_DUTY);
+            Left first = inOrder(taken);
+            fatal = runLeftSteps(first, fatal);
+            if (doneLast == null) {
+                done = first;
             } else {
-                InContext.run(done.context, done.effects::run);
+                doneLast.next = first;
+            }
+            doneLast = taken; // the newest, last once in order
+        } while (!leftTop.compareAndSet(ON_DUTY, null));
+        for (Left next = done; next != null; next = next.next) {
+            if (next == mine) {
+                next.effects.run();
+            } else {
+                InContext.run(next.context, next.effects::run);
             }
         }
         if (fatal != null) {
@@ -178,11 +175,56 @@ final class Dispatcher {
         }
     }
 
-    /** A step left to the thread on duty, with its context and its effects. */
+    /** Reverses steps taken from the stack into the order they were left in, ending in {@code null}. */
+    private static Left inOrder(Left top) {
+        Left ordered = null;
+        Left next = top;
+        while (next != null && next != ON_DUTY) {
+            Left below = next.next;
+            next.next = ordered;
+            ordered = next;
+            next = below;
+        }
+        return Objects.requireNonNull(ordered);
+    }
+
+    /**
+     * Runs left steps under the lock, in holds of at most {@value #SLICE}. A step that fails is reported and does not
+     * stop the others; returns the first {@link Error}, to be thrown once the duty is done.
+     */
+    private @Nullable Error runLeftSteps(@Nullable Left first, @Nullable Error fatal) {
+        Left next = first;
+        while (next != null) {
+            long start = lock();
+            try {
+                for (int i = 0; i < SLICE && next != null; i++, next = next.next) {
+                    fatal = runLeftStep(next, fatal);
+                }
+            } finally {
+                unlock(start);
+            }
+        }
+        return fatal;
+    }
+
+    private @Nullable Error runLeftStep(Left left, @Nullable Error fatal) {
+        try {
+            left.step.accept(left.effects);
+            dispatch(left.effects);
+        } catch (RuntimeException | Error e) {
+            Engine.LOG.error("internal error in bounded-upload; please report it", e);
+            return fatal == null && e instanceof Error ? (Error) e : fatal;
+        }
+        return fatal;
+    }
+
+    /** A step left to the thread on duty, with its context and its effects; a node of the stack of steps left. */
     private static final class Left {
         final ContextPropagator.Captured context;
         final Consumer<Effects> step;
         final Effects effects = new Effects();
+        /** Below it on the stack; once taken, the next in the order the steps were left in. */
+        @Nullable Left next;
 
         Left(ContextPropagator.Captured context, Consumer<Effects> step) {
             this.context = context;
