@@ -61,7 +61,7 @@ final class BatchCheck {
         List<Attachment> attachments = new ArrayList<>(input); // a snapshot: later changes to the list do not matter
         List<Checked> checked = new ArrayList<>(size);
         List<Problem> problems = new ArrayList<>();
-        Map<String, Integer> firstByKey = new HashMap<>();
+        Map<String, Integer> firstByKey = new HashMap<>(size + size / 3 + 1); // never resized
         for (int i = 0; i < size; i++) {
             Attachment attachment = attachments.get(i);
             if (attachment == null) {
