@@ -108,6 +108,8 @@ public class InvalidAttachmentException extends UploadException {
         }
     }
 
+    /** Serializable: {@code List.copyOf}'s lists are, and so is {@link Problem}. */
+    @SuppressWarnings("serial") // javac 21+ warns on the declared type, List, which the value's class is not
     private final List<Problem> problems;
 
     /**
