@@ -72,7 +72,7 @@ class LeftStepsTest {
     }
 
     @Test
-    void aStepLeftWhileTheLockIsHeldRunsOnceAfterItOnTheThreadOnDutyAndItsEffectsInItsContext() throws Exception {
+    void stepsLeftWhileTheLockIsHeldRunOnceAfterItInOrderOnTheThreadOnDutyAndTheirEffectsInTheirContexts() throws Exception {
         List<String> steps = new CopyOnWriteArrayList<>(); // read here without the lock, which is held
         AtomicReference<String> effectContext = new AtomicReference<>();
         AtomicReference<Thread> effectThread = new AtomicReference<>();
@@ -90,12 +90,15 @@ class LeftStepsTest {
                     effectThread.set(Thread.currentThread());
                 });
             });
+            // And so do the next ones: left one after another, they run in that order.
+            dispatcher.leave(context("third"), effects -> steps.add("third"));
+            dispatcher.leave(context("fourth"), effects -> steps.add("fourth"));
             assertThat(steps).as("nothing runs while the lock is held").isEmpty();
             assertThat(holder.thread.isAlive()).isTrue();
         }
         onDuty.join(TimeUnit.MINUTES.toMillis(1));
         assertThat(onDuty.isAlive()).isFalse();
-        assertThat(steps).containsExactly("first", "second");
+        assertThat(steps).containsExactly("first", "second", "third", "fourth");
         assertThat(effectThread.get()).as("the effect ran on the thread on duty").isSameAs(onDuty);
         assertThat(effectContext.get()).as("in the context of the step that decided it").isEqualTo("second");
         assertThat(CONTEXT.get()).isNull();
@@ -181,7 +184,7 @@ class LeftStepsTest {
             pool.shutdownNow();
         }
         // Every thread has returned: a step it left is run by then only if a thread on duty ran it; each returned
-        // thread either ran its own or was counted by one that was still on duty, which only stops at a count of 0.
+        // thread either ran its own or pushed it while one was on duty, which stops only when nothing is left to take.
         assertThat(dispatcher.read(() -> underLock[0])).isEqualTo(threads * each);
         assertThat(effectsRun).hasValue(threads * each);
         assertThat(duplicates).hasValue(0);
