@@ -38,9 +38,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Steps left to another thread.</b> A virtual thread that finds the lock held parks, leaves its carrier, and
  * mounts again when the lock is handed to it: when many uploads end at once, every end paid that, one after the other
  * (JMH, a batch of 10,000 on virtual threads: 15 % of the samples in the lock). The end of an upload on a virtual
- * thread that finds the lock held is left instead ({@link #runOrLeave}): queued, and run under the lock, its effects
- * after, by the one thread on duty (the first to leave a step while none was waiting), which runs every step left
- * until none is; the thread that left it goes on at once.
+ * thread is left instead ({@link #runOrLeave}): pushed on a stack, and run under the lock, its effects after, by the
+ * one thread on duty (the first to leave a step while none was on duty), which runs every step left until none is;
+ * the thread that left it goes on at once.
  */
 final class Dispatcher {
 
@@ -98,11 +98,8 @@ final class Dispatcher {
 
     /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
     void run(Consumer<Effects> step) {
-        runHolding(lock(), step);
-    }
-
-    private void runHolding(long start, Consumer<Effects> step) {
         Effects effects = new Effects();
+        long start = lock();
         try {
             step.accept(effects);
             dispatch(effects);
@@ -113,18 +110,18 @@ final class Dispatcher {
     }
 
     /**
-     * A step that may be left to another thread: run now, as {@link #run} does; or, on a virtual thread that finds the
-     * lock held, {@linkplain #leave left}, to run a moment later under the lock, its effects in {@code context}. Only
-     * for a step whose caller needs nothing from it, and whose thread has nothing to wait for after it (the end of an
-     * upload).
+     * A step that may be left to another thread: on a platform thread, run now, as {@link #run} does; on a virtual
+     * thread, {@linkplain #leave left}, to run under the lock by the thread on duty (perhaps this one), its effects in
+     * {@code context}. Only for a step whose caller needs nothing from it, and whose thread has nothing to wait for
+     * after it (the end of an upload). Left even when the lock is free: one thread at a time then takes the lock for
+     * every step left meanwhile, instead of each virtual thread competing for it (JMH, 10,000 on virtual threads:
+     * +0.57 against +0.47 µs per upload over bare when only the threads that found the lock held left theirs).
      */
     void runOrLeave(ContextPropagator.Captured context, Consumer<Effects> step) {
-        if (!UploadThreads.isVirtual(Thread.currentThread())) {
-            run(step);
-        } else if (lock.tryLock()) {
-            runHolding(started(), step);
-        } else {
+        if (UploadThreads.isVirtual(Thread.currentThread())) {
             leave(context, step);
+        } else {
+            run(step);
         }
     }
 
@@ -250,11 +247,6 @@ final class Dispatcher {
     /** Takes the lock; when watched, the hold's start. */
     private long lock() {
         lock.lock();
-        return started();
-    }
-
-    /** Under the lock, just taken: when watched, the hold's start. */
-    private long started() {
         LockWatch watching = watch;
         return watching == null ? UNWATCHED : watching.now();
     }
