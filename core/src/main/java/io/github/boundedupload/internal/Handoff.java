@@ -83,15 +83,28 @@ final class Handoff {
 
     /** Whether this thread takes the call next, because it is one of its uploader's own, finishing a call. */
     static boolean offer(Call call) {
-        if (call.runOn() != call.engine.ownExecutor) {
-            return false;
-        }
-        Handoff handoff = CURRENT.get();
-        if (handoff == null || handoff.next != null || handoff.engine != call.engine) {
+        Handoff handoff = open(call);
+        if (handoff == null) {
             return false;
         }
         handoff.next = call;
         return true;
+    }
+
+    /**
+     * Whether this thread, ending {@code call}, would take the next call of its executor that is started now: one of
+     * the uploader's own threads, that has not taken one yet.
+     */
+    static boolean takesNext(Call call) {
+        return open(call) != null;
+    }
+
+    private static @Nullable Handoff open(Call call) {
+        if (call.runOn() != call.engine.ownExecutor) {
+            return null; // before the thread-local: a thread that is not ours may have no map of them yet
+        }
+        Handoff handoff = CURRENT.get();
+        return handoff == null || handoff.next != null || handoff.engine != call.engine ? null : handoff;
     }
 
     private static boolean isShutdown(@Nullable ExecutorService executor) {

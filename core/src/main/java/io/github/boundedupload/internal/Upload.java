@@ -158,8 +158,9 @@ final class Upload extends Call {
         } else {
             batch.listener.uploadSkipped(event, outcome.failure().orElseThrow());
         }
-        // On a virtual thread that finds the lock held, left to the thread on duty: this one has nothing left to do.
-        engine.dispatcher.runOrLeave(batch.context, effects -> {
+        // On a virtual thread, left to the thread on duty (this one has nothing left to do), unless this thread takes
+        // the next call and finds the lock free.
+        engine.dispatcher.runOrLeave(batch.context, Handoff.takesNext(this), effects -> {
             engine.dispatcher.release(this, effects);
             batch.record(this, outcome, cancelled, effects);
         });
