@@ -45,7 +45,7 @@ public class ConcurrentBatches {
     public int batchSize;
 
     /** As in {@link PerUploadOverhead#executor}. */
-    @Param({"platform", "virtual", "own"})
+    @Param({"platform", "virtual", "own", "own-virtual"})
     public String executor;
 
     private ExecutorService pool;

@@ -53,10 +53,11 @@ public class PerUploadOverhead {
 
     /**
      * The executor both run on: a pool of 64 platform threads, or virtual threads (Java 21+), supplied to the
-     * uploader; or ({@code own}) the uploader's own pool of 64 platform threads, its default, against the bare futures
-     * on a pool of 64 of their own.
+     * uploader; or the uploader's own: ({@code own}) its pool of 64 platform threads, against the bare futures on a
+     * pool of 64 of their own, or ({@code own-virtual}) its virtual threads ({@code ExecutorType.VIRTUAL}, what
+     * {@code AUTO} picks on Java 24+), against the bare futures on virtual threads.
      */
-    @Param({"platform", "virtual", "own"})
+    @Param({"platform", "virtual", "own", "own-virtual"})
     public String executor;
 
     private ExecutorService pool;
@@ -87,17 +88,19 @@ public class PerUploadOverhead {
 
     /** The executor named by the {@code executor} parameter: 64 platform threads, or virtual threads. */
     static ExecutorService executorFor(String executor) {
-        return executor.equals("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
+        return executor.endsWith("virtual") ? virtualThreads() : Executors.newFixedThreadPool(64);
     }
 
     /**
-     * An uploader of 64 permits on {@code pool}, or ({@code own}) on its own pool of 64 platform threads, that takes
+     * An uploader of 64 permits on {@code pool}, or ({@code own}, {@code own-virtual}) on its own threads, that takes
      * batches of up to 100,000, collects failures and propagates no context.
      */
     static ConcurrentAttachmentUploader uploaderOn(String executor, ExecutorService pool) {
         UploaderConfig.Builder config = UploaderConfig.builder();
         if (executor.equals("own")) {
             config.executorType(ExecutorType.PLATFORM);
+        } else if (executor.equals("own-virtual")) {
+            config.executorType(ExecutorType.VIRTUAL);
         } else {
             config.executor(pool);
         }
