@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The uploader's own cost per upload (JMH): a batch of N to a storage that does nothing, through the uploader and as
-# bare CompletableFutures on the same executor, on platform threads and on virtual threads (JDK 21+; JDK 25 here).
+# bare CompletableFutures on the same executor, on platform threads and on virtual threads (JDK 21+; JDK 25 here),
+# supplied to the uploader or its own (own, own-virtual).
 #
-#   scripts/jmh.sh                      every batch size, time and allocation (about 25 minutes)
+#   scripts/jmh.sh                      every batch size and executor, time and allocation (about 33 minutes)
 #   scripts/jmh.sh -p batchSize=1,10000 any JMH option narrows or changes the run
 #   scripts/jmh.sh ConcurrentBatches    another benchmark of the module: 64 threads each uploading a batch of 10 at once
 #                                       (about 5 minutes); a first argument that is not an option names the benchmark
