@@ -2,6 +2,9 @@ package io.github.boundedupload.benchmarks;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -44,6 +47,12 @@ final class Meter {
     private static final long SAMPLE_MILLIS = 5;
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /**
+     * {@code ThreadMXBean.getTotalThreadAllocatedBytes}, of Java 21 and 17.0.9 on: looked up, as it is not in Java 17's
+     * API that javac 21 and later compile against for {@code --release 17}.
+     */
+    private static final MethodHandle TOTAL_ALLOCATED = totalAllocated();
 
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -92,7 +101,7 @@ final class Meter {
         }, "meter-heap-sampler");
         sampler.setDaemon(true);
         jitAtStart = CompilerThreads.cpuNanos();
-        allocatedAtStart = threads.getTotalThreadAllocatedBytes();
+        allocatedAtStart = totalAllocated(threads);
         cpuAtStart = processCpuNanos();
         sampler.start();
     }
@@ -100,7 +109,7 @@ final class Meter {
     /** Ends the run and returns its figures. */
     Usage stop() {
         long cpu = processCpuNanos() - cpuAtStart;
-        long allocated = threads.getTotalThreadAllocatedBytes() - allocatedAtStart;
+        long allocated = totalAllocated(threads) - allocatedAtStart;
         long jit = CompilerThreads.cpuNanos() - jitAtStart;
         int peakThreads = threads.getPeakThreadCount();
         running = false;
@@ -121,5 +130,24 @@ final class Meter {
 
     private static long heapUsed() {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static MethodHandle totalAllocated() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(com.sun.management.ThreadMXBean.class,
+                    "getTotalThreadAllocatedBytes", MethodType.methodType(long.class));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the benchmarks need Java 21 (or 17.0.9) or later", e);
+        }
+    }
+
+    private static long totalAllocated(com.sun.management.ThreadMXBean threads) {
+        try {
+            return (long) TOTAL_ALLOCATED.invokeExact(threads);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("ThreadMXBean.getTotalThreadAllocatedBytes failed", e);
+        }
     }
 }
