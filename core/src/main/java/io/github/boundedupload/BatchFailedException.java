@@ -43,11 +43,15 @@ public class BatchFailedException extends UploadException {
      * @param result how every attachment ended
      * @param cause the failure that stopped the batch, or {@code null} for the first failed attachment's
      */
-    @SuppressWarnings("this-escape") // to Throwable.addSuppressed, which is final and reads no field of this class
     public BatchFailedException(String uploaderName, BatchResult result, @Nullable Throwable cause) {
-        super(message(uploaderName, result), cause != null ? cause : firstFailure(result));
+        this(result, message(uploaderName, result), cause != null ? cause : firstFailure(result));
+    }
+
+    /** {@code first}: the cause, worked out once (not read back with getCause(), which a subclass may override). */
+    @SuppressWarnings("this-escape") // to Throwable.addSuppressed, which is final and reads no field of this class
+    private BatchFailedException(BatchResult result, String message, @Nullable Throwable first) {
+        super(message, first);
         this.result = result;
-        Throwable first = cause != null ? cause : firstFailure(result); // not getCause(): a subclass may override it
         failed(result).stream().map(r -> r.failure().orElseThrow()).filter(f -> f != first)
                 .forEach(this::addSuppressed);
     }
