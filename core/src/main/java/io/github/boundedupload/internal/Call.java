@@ -3,6 +3,7 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link #claimEnd()}), so that exactly one of its answer and its abandonment reports it. Changes when what every call
  * to the storage goes through changes.
  */
-abstract class Call implements Runnable {
+abstract class Call extends Dispatcher.Left implements Runnable {
 
     private static final Runnable NOTHING = () -> { };
     private static final AtomicIntegerFieldUpdater<Call> CLAIMED =
@@ -71,6 +72,12 @@ abstract class Call implements Runnable {
 
     /** For messages: which attachment. */
     abstract String describe();
+
+    /** Its end's effects run in its batch's context. */
+    @Override
+    final ContextPropagator.Captured leftContext() {
+        return batch.context;
+    }
 
     /**
      * Outside the lock: hands itself to its executor; or, when the thread starting it is one of the uploader's own that

@@ -25,6 +25,8 @@ final class DeleteCall extends Call {
     final boolean awaited;
     /** When the retries stop (System.nanoTime). */
     final long deadline;
+    /** Why the try failed ({@code null}: it did not), until its end runs ({@link #runLeft}). */
+    private @Nullable Throwable ending;
 
     DeleteCall(Upload upload, @Nullable StoredObject stored, int tries, boolean awaited, long deadline) {
         super(upload.batch, upload.key, 0);
@@ -72,16 +74,22 @@ final class DeleteCall extends Call {
     }
 
     private void answered(@Nullable Throwable failure) {
-        boolean claimed = claimEnd();
-        engine.dispatcher.run(effects -> {
-            if (!claimed) {
+        if (!claimEnd()) {
+            engine.dispatcher.run(effects -> {
                 returnedLate(effects); // its try was already counted as failed when it was given up on
                 batch.checkSettled(effects);
-            } else {
-                engine.dispatcher.release(this, effects);
-                engine.rollbacks.tried(this, failure == null ? null : Causes.unwrap(failure), effects);
-            }
-        });
+            });
+            return;
+        }
+        ending = failure == null ? null : Causes.unwrap(failure);
+        engine.dispatcher.runOrLeave(this, Handoff.takesNext(this));
+    }
+
+    /** Under the lock: the end of a try, as {@link #answered} found it; perhaps run by the thread on duty. */
+    @Override
+    void runLeft(Effects effects) {
+        engine.dispatcher.release(this, effects);
+        engine.rollbacks.tried(this, ending, effects);
     }
 
     @Override

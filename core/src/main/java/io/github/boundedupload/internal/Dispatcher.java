@@ -48,7 +48,16 @@ final class Dispatcher {
     static final int SLICE = 256;
     private static final long UNWATCHED = Long.MIN_VALUE;
     /** The bottom of the stack of steps left while a thread is on duty; never run. */
-    private static final Left ON_DUTY = new Left(() -> () -> { }, effects -> { });
+    private static final Left ON_DUTY = new Left() {
+        @Override
+        void runLeft(Effects effects) {
+        }
+
+        @Override
+        ContextPropagator.Captured leftContext() {
+            return () -> () -> { };
+        }
+    };
 
     /** One slice of whole-batch work, under the lock: {@code true} while there is more. */
     @FunctionalInterface
@@ -114,66 +123,82 @@ final class Dispatcher {
 
     /**
      * A step that may be left to another thread: on a platform thread, run now, as {@link #run} does; on a virtual
-     * thread, {@linkplain #leave left}, to run under the lock by the thread on duty (perhaps this one), its effects in
-     * {@code context}, unless the thread {@code takesNext} call it starts ({@link Handoff}) and the lock is free: then
-     * it runs the step itself, and carries on with the call. Only for a step whose caller needs nothing from it, and
-     * whose thread has nothing to wait for after it (the end of an upload). Left even when the lock is free: one
-     * thread at a time then takes the lock for every step left meanwhile, instead of each virtual thread competing
-     * for it (JMH, 10,000 on supplied virtual threads: +0.47 µs per upload over bare, against +0.55 when only the
-     * threads that found the lock held left theirs). Not on a thread that takes the next call: there a left end would
-     * cost the hand-off, and a new thread for the next call (on the uploader's own virtual threads +0.25 µs when every
-     * end was left, +0.21 so).
+     * thread, {@linkplain #leave left}, to run under the lock by the thread on duty (perhaps this one), unless the
+     * thread {@code takesNext} call it starts ({@link Handoff}) and the lock is free: then it runs the step itself, and
+     * carries on with the call. Only for a step whose caller needs nothing from it, and whose thread has nothing to
+     * wait for after it (the end of a call). Left even when the lock is free: one thread at a time then takes the lock
+     * for every step left meanwhile, instead of each virtual thread competing for it (JMH, 10,000 on supplied virtual
+     * threads: +0.47 µs per upload over bare, against +0.55 when only the threads that found the lock held left
+     * theirs). Not on a thread that takes the next call: there a left end would cost the hand-off, and a new thread
+     * for the next call (on the uploader's own virtual threads +0.25 µs when every end was left, +0.21 so).
      */
-    void runOrLeave(ContextPropagator.Captured context, boolean takesNext, Consumer<Effects> step) {
+    void runOrLeave(Left left, boolean takesNext) {
         if (!UploadThreads.isVirtual(Thread.currentThread())) {
-            run(step);
+            run(left::runLeft);
         } else if (takesNext && lock.tryLock()) {
-            runHolding(started(), step);
+            runHolding(started(), left::runLeft);
         } else {
-            leave(context, step);
+            leave(left);
         }
     }
 
     /**
-     * Leaves a step to the thread on duty, or takes the duty: pushed on a stack; then, if no thread was on duty, this
-     * thread takes every step left (one swap for all of them), runs them under the lock in the order they were left,
-     * in holds of at most {@value #SLICE}, and takes again until none is left; then, off duty (a step left
-     * meanwhile finds a thread of its own), their effects, each in its step's context. Off duty first, because effects
+     * Leaves a step to the thread on duty, or takes the duty: pushed on a stack (the step is its own node: nothing is
+     * allocated per step); then, if no thread was on duty, this thread takes every step left (one swap for all of
+     * them), runs them under the lock in the order they were left, in holds of at most {@value #SLICE}, and takes again
+     * until none is left; then, off duty (a step left meanwhile finds a thread of its own), their effects, in the order
+     * they were decided, each in its step's context (the effects of steps of one context in a row share one
+     * application of it; none for this thread's own, {@code left}'s, which it is in). Off duty first, because effects
      * run foreign code (listeners, whatever waits for a batch's future, even a batch of this uploader submitted from
      * there), which must never hold up the ends of other uploads. The duty ends: each step it runs frees a permit, and
      * the call that permit goes to starts only with the effects, so the calls that can still end run out. A step that
      * fails is reported as an internal error and does not stop the others.
      */
-    void leave(ContextPropagator.Captured context, Consumer<Effects> step) {
-        Left mine = new Left(context, step);
+    void leave(Left left) {
         Left top;
         do {
             top = leftTop.get();
-            mine.next = top;
-        } while (!leftTop.compareAndSet(top, mine));
+            left.nextLeft = top;
+        } while (!leftTop.compareAndSet(top, left));
         if (top != null) {
             return; // a thread is on duty (the stack is never empty while one is): it takes this one
         }
-        Left done = null;
-        Left doneLast = null;
+        InContextEffects first = null;
+        InContextEffects last = null;
         Error fatal = null;
         do {
             // Everything pushed since the last take, down to the mark (or, the first time, to the end).
-            Left taken = leftTop.getAndSet(ON_DUTY);
-            Left first = inOrder(taken);
-            fatal = runLeftSteps(first, fatal);
-            if (doneLast == null) {
-                done = first;
-            } else {
-                doneLast.next = first;
+            Left next = inOrder(leftTop.getAndSet(ON_DUTY));
+            while (next != null) {
+                long start = lock();
+                try {
+                    for (int i = 0; i < SLICE && next != null; i++) {
+                        ContextPropagator.Captured context = next.leftContext();
+                        if (last == null || last.context != context) {
+                            InContextEffects group = new InContextEffects(context);
+                            if (last == null) {
+                                first = group;
+                            } else {
+                                last.next = group;
+                            }
+                            last = group;
+                        }
+                        Left step = next;
+                        next = next.nextLeft;
+                        step.nextLeft = null;
+                        fatal = runLeftStep(step, last.effects, fatal);
+                    }
+                } finally {
+                    unlock(start);
+                }
             }
-            doneLast = taken; // the newest, last once in order
         } while (!leftTop.compareAndSet(ON_DUTY, null));
-        for (Left next = done; next != null; next = next.next) {
-            if (next == mine) {
-                next.effects.run();
+        ContextPropagator.Captured own = left.leftContext();
+        for (InContextEffects group = first; group != null; group = group.next) {
+            if (group.context == own) {
+                group.effects.run();
             } else {
-                InContext.run(next.context, next.effects::run);
+                InContext.run(group.context, group.effects::run);
             }
         }
         if (fatal != null) {
@@ -186,8 +211,8 @@ final class Dispatcher {
         Left ordered = null;
         Left next = top;
         while (next != null && next != ON_DUTY) {
-            Left below = next.next;
-            next.next = ordered;
+            Left below = next.nextLeft;
+            next.nextLeft = ordered;
             ordered = next;
             next = below;
         }
@@ -195,28 +220,13 @@ final class Dispatcher {
     }
 
     /**
-     * Runs left steps under the lock, in holds of at most {@value #SLICE}. A step that fails is reported and does not
-     * stop the others; returns the first {@link Error}, to be thrown once the duty is done.
+     * Runs a left step under the lock. A step that fails is reported and does not stop the others; returns the first
+     * {@link Error}, to be thrown once the duty is done.
      */
-    private @Nullable Error runLeftSteps(@Nullable Left first, @Nullable Error fatal) {
-        Left next = first;
-        while (next != null) {
-            long start = lock();
-            try {
-                for (int i = 0; i < SLICE && next != null; i++, next = next.next) {
-                    fatal = runLeftStep(next, fatal);
-                }
-            } finally {
-                unlock(start);
-            }
-        }
-        return fatal;
-    }
-
-    private @Nullable Error runLeftStep(Left left, @Nullable Error fatal) {
+    private @Nullable Error runLeftStep(Left left, Effects effects, @Nullable Error fatal) {
         try {
-            left.step.accept(left.effects);
-            dispatch(left.effects);
+            left.runLeft(effects);
+            dispatch(effects);
         } catch (RuntimeException | Error e) {
             Engine.LOG.error("internal error in bounded-upload; please report it", e);
             return fatal == null && e instanceof Error ? (Error) e : fatal;
@@ -224,17 +234,29 @@ final class Dispatcher {
         return fatal;
     }
 
-    /** A step left to the thread on duty, with its context and its effects; a node of the stack of steps left. */
-    private static final class Left {
-        final ContextPropagator.Captured context;
-        final Consumer<Effects> step;
-        final Effects effects = new Effects();
-        /** Below it on the stack; once taken, the next in the order the steps were left in. */
-        @Nullable Left next;
+    /**
+     * A step that can be left to the thread on duty ({@link #leave}): the end of a {@link Call}. It is its own node of
+     * the stack of steps left, so that leaving one allocates nothing.
+     */
+    abstract static class Left {
+        /** Below it on the stack; once taken, the next in the order the steps were left in; {@code null} once run. */
+        @Nullable Left nextLeft;
 
-        Left(ContextPropagator.Captured context, Consumer<Effects> step) {
+        /** Under the lock, by the thread on duty (or, on a platform thread, by its own): the step. */
+        abstract void runLeft(Effects effects);
+
+        /** The context the step's effects run in. */
+        abstract ContextPropagator.Captured leftContext();
+    }
+
+    /** Effects of steps left in a row with one context, and run in it. */
+    private static final class InContextEffects {
+        final ContextPropagator.Captured context;
+        final Effects effects = new Effects();
+        @Nullable InContextEffects next;
+
+        InContextEffects(ContextPropagator.Captured context) {
             this.context = context;
-            this.step = step;
         }
     }
 

@@ -13,6 +13,7 @@ import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Causes;
 import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,6 +46,9 @@ final class Upload extends Call {
     int liveSlot = -1;
     /** A delete that undoes it was started by its batch's rollback. */
     boolean rollingBack;
+    /** Its outcome and cancel as answered, until its end runs ({@link #runLeft}), perhaps on the thread on duty. */
+    private @Nullable UploadResult ending;
+    private Attempt.@Nullable Cancel endingCancel;
     /** Made once, on first use (an immutable value: a race only makes it twice). */
     private @Nullable UploadEvent event;
     /** When its upload timeout passes (System.nanoTime), once it runs; 0 before, and once it fired. */
@@ -160,10 +164,16 @@ final class Upload extends Call {
         }
         // On a virtual thread, left to the thread on duty (this one has nothing left to do), unless this thread takes
         // the next call and finds the lock free.
-        engine.dispatcher.runOrLeave(batch.context, Handoff.takesNext(this), effects -> {
-            engine.dispatcher.release(this, effects);
-            batch.record(this, outcome, cancelled, effects);
-        });
+        ending = outcome;
+        endingCancel = cancelled;
+        engine.dispatcher.runOrLeave(this, Handoff.takesNext(this));
+    }
+
+    /** Under the lock: its end, as {@link #answered} found it; perhaps run by the thread on duty. */
+    @Override
+    void runLeft(Effects effects) {
+        engine.dispatcher.release(this, effects);
+        batch.record(this, Objects.requireNonNull(ending), endingCancel, effects);
     }
 
     @Override

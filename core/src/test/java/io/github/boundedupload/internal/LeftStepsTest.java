@@ -50,6 +50,22 @@ class LeftStepsTest {
         };
     }
 
+    /** Leaves {@code step}, its effects in the context {@code name}. */
+    private void leave(String name, Consumer<Effects> step) {
+        ContextPropagator.Captured context = context(name);
+        dispatcher.leave(new Dispatcher.Left() {
+            @Override
+            void runLeft(Effects effects) {
+                step.accept(effects);
+            }
+
+            @Override
+            ContextPropagator.Captured leftContext() {
+                return context;
+            }
+        });
+    }
+
     /** Holds the lock in a step of its own until released. */
     private final class Holder implements AutoCloseable {
         final CountDownLatch holding = new CountDownLatch(1);
@@ -79,11 +95,11 @@ class LeftStepsTest {
         Thread onDuty;
         try (Holder holder = new Holder()) {
             // The first to leave a step takes the duty: it waits for the lock.
-            onDuty = new Thread(() -> dispatcher.leave(context("first"), effects -> steps.add("first")), "on duty");
+            onDuty = new Thread(() -> leave("first", effects -> steps.add("first")), "on duty");
             onDuty.start();
             awaitQueued(onDuty);
             // The second goes on at once, though the lock is held.
-            dispatcher.leave(context("second"), effects -> {
+            leave("second", effects -> {
                 steps.add("second");
                 effects.add(() -> {
                     effectContext.set(CONTEXT.get());
@@ -91,8 +107,8 @@ class LeftStepsTest {
                 });
             });
             // And so do the next ones: left one after another, they run in that order.
-            dispatcher.leave(context("third"), effects -> steps.add("third"));
-            dispatcher.leave(context("fourth"), effects -> steps.add("fourth"));
+            leave("third", effects -> steps.add("third"));
+            leave("fourth", effects -> steps.add("fourth"));
             assertThat(steps).as("nothing runs while the lock is held").isEmpty();
             assertThat(holder.thread.isAlive()).isTrue();
         }
@@ -111,8 +127,8 @@ class LeftStepsTest {
         // then, so the other thread takes the duty itself.
         CountDownLatch otherRan = new CountDownLatch(1);
         AtomicReference<Boolean> waited = new AtomicReference<>();
-        dispatcher.leave(context("waits"), effects -> effects.add(() -> {
-            Thread other = new Thread(() -> dispatcher.leave(context("other"), e -> otherRan.countDown()), "other");
+        leave("waits", effects -> effects.add(() -> {
+            Thread other = new Thread(() -> leave("other", e -> otherRan.countDown()), "other");
             other.start();
             waited.set(awaitUninterruptibly(otherRan));
         }));
@@ -125,12 +141,12 @@ class LeftStepsTest {
         AtomicInteger effects = new AtomicInteger();
         Thread onDuty;
         try (Holder holder = new Holder()) {
-            onDuty = new Thread(() -> dispatcher.leave(context("a"), e -> {
+            onDuty = new Thread(() -> leave("a", e -> {
                 throw new IllegalStateException("a bug");
             }), "on duty");
             onDuty.start();
             awaitQueued(onDuty);
-            dispatcher.leave(context("b"), e -> {
+            leave("b", e -> {
                 ran.incrementAndGet();
                 e.add(effects::incrementAndGet);
             });
@@ -139,7 +155,7 @@ class LeftStepsTest {
         assertThat(ran).hasValue(1);
         assertThat(effects).hasValue(1);
         // Off duty: the next step left takes the duty afresh, on its own thread.
-        dispatcher.leave(context("c"), e -> e.add(effects::incrementAndGet));
+        leave("c", e -> e.add(effects::incrementAndGet));
         assertThat(effects).hasValue(2);
     }
 
@@ -174,7 +190,7 @@ class LeftStepsTest {
                         if (i % 3 == 0) {
                             dispatcher.run(step);
                         } else {
-                            dispatcher.leave(context("t" + thread), step);
+                            leave("t" + thread, step);
                         }
                     }
                 }, pool));
