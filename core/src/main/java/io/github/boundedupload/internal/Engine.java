@@ -28,6 +28,11 @@ final class Engine {
     final UploadThreads threads = new UploadThreads();
     final @Nullable ExecutorService ownExecutor;
     final Executor executor;
+    /**
+     * The executor whose threads run the next call themselves ({@link Handoff}): the uploader's own, or a supplied one
+     * that only makes a thread per task ({@link UploadThreads#makesAThreadPerTask}); otherwise {@code null}.
+     */
+    final @Nullable ExecutorService handsOff;
     final Timeouts timeouts;
     final Dispatcher dispatcher;
     final Policy policy;
@@ -58,6 +63,8 @@ final class Engine {
         ExecutorService own = config.executor().isPresent() ? null : threads.create(config, storage.blocking());
         this.ownExecutor = own;
         this.executor = own != null ? own : config.executor().orElseThrow();
+        this.handsOff = own != null ? own : UploadThreads.makesAThreadPerTask(executor) ? (ExecutorService) executor
+                : null;
         this.timeouts = new Timeouts(threads.timer(config));
         this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
                 config.maxBytesInFlight());

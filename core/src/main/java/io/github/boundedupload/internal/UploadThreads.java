@@ -8,6 +8,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -65,6 +66,18 @@ final class UploadThreads {
             alive.add(thread);
             return thread;
         };
+    }
+
+    /**
+     * Whether a supplied executor is the JDK's executor that starts a new thread for each task and does nothing else
+     * ({@code Executors.newVirtualThreadPerTaskExecutor()}, {@code Executors.newThreadPerTaskExecutor(factory)} of Java
+     * 21): it cannot decorate its tasks, so a call run on a thread it made for an earlier call runs as it would on a
+     * thread of its own, made by the same factory. Known by its class, which only the JDK makes: an executor of another
+     * class, or of a later JDK that renames it, simply gets a task per call.
+     */
+    static boolean makesAThreadPerTask(Executor executor) {
+        return executor instanceof ExecutorService
+                && executor.getClass().getName().equals("java.util.concurrent.ThreadPerTaskExecutor");
     }
 
     /** Whether {@code thread} is a virtual thread ({@code Thread.isVirtual()}, compiled for 17). */

@@ -1,22 +1,30 @@
 package io.github.boundedupload.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.ExecutorType;
+import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -24,8 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A thread of the uploader's own pool that frees a permit runs the upload the permit goes to, instead of waking another
  * thread for it and parking: in a batch larger than its permits, the pool is handed one task per permit, not one per
- * upload (benchmark scenario E measured what the wake-ups cost an unrelated task). A supplied executor is handed every
- * upload, since it may decorate its tasks. A non-blocking storage's answer starts the next upload on the thread that
+ * upload (benchmark scenario E measured what the wake-ups cost an unrelated task). So is a supplied executor that
+ * only makes a thread per task (the JDK's); any other supplied executor is handed every upload, since it may decorate
+ * its tasks. A non-blocking storage's answer starts the next upload on the thread that
  * brought it, as the SPI lets it: its calls return at once.
  */
 class HandoffTest {
@@ -58,6 +67,70 @@ class HandoffTest {
 
         assertThat(tasksOfASuppliedExecutor(config -> DefaultConcurrentAttachmentUploader.create(storage, config)))
                 .isEqualTo(UPLOADS);
+    }
+
+    @Test
+    void aSuppliedThreadPerTaskExecutorMakesOneThreadPerPermitNotOnePerUpload() throws Throwable {
+        assumeTrue(Runtime.version().feature() >= 21, "Executors.newThreadPerTaskExecutor is Java 21's");
+        FakeStorage storage = new FakeStorage();
+        AtomicInteger made = new AtomicInteger();
+        ThreadFactory counting = task -> {
+            made.incrementAndGet();
+            return new Thread(task, "per-task-" + made.get());
+        };
+        ExecutorService perTask = threadPerTask(counting);
+        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("per-task").executor(perTask)
+                        .maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
+            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
+
+            assertThat(result.allStored()).isTrue();
+            assertThat(storage.objects).hasSize(UPLOADS);
+            assertThat(storage.maxInFlight).hasValueLessThanOrEqualTo(PERMITS);
+            // Every later upload is started by the end of another, on the thread that ran it: a thread per permit.
+            assertThat(made).as("threads the executor made").hasValue(PERMITS);
+            assertThat(storage.threads).allMatch(thread -> thread.getName().startsWith("per-task-"));
+        } finally {
+            perTask.shutdown();
+        }
+    }
+
+    @Test
+    void aSuppliedThreadPerTaskExecutorShutDownMidBatchGetsNoMoreCallsAndEveryUploadIsReported() throws Throwable {
+        assumeTrue(Runtime.version().feature() >= 21, "Executors.newThreadPerTaskExecutor is Java 21's");
+        FakeStorage storage = new FakeStorage();
+        CountDownLatch firstWindow = new CountDownLatch(PERMITS);
+        CountDownLatch shutDown = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            firstWindow.countDown();
+            assertThat(shutDown.await(1, TimeUnit.MINUTES)).isTrue();
+        };
+        ExecutorService perTask = threadPerTask(Executors.defaultThreadFactory());
+        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("per-task").executor(perTask).failurePolicy(FailurePolicy.COLLECT)
+                        .maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("saturated", UPLOADS));
+            assertThat(firstWindow.await(1, TimeUnit.MINUTES)).isTrue();
+            perTask.shutdown();
+            shutDown.countDown();
+            BatchResult result = batch.get(1, TimeUnit.MINUTES);
+
+            // The threads that ran the first window hand nothing on once the executor is shut down: the rest is
+            // refused by it, and reported so.
+            assertThat(storage.started).hasSize(PERMITS);
+            assertThat(result.storedObjects()).hasSize(PERMITS);
+            assertThat(result.notStored()).hasSize(UPLOADS - PERMITS)
+                    .allSatisfy(failure -> assertThat(failure.failure()).containsInstanceOf(
+                            RejectedExecutionException.class));
+        } finally {
+            perTask.shutdownNow();
+        }
+    }
+
+    /** {@code Executors.newThreadPerTaskExecutor(factory)} of Java 21, compiled for 17. */
+    private static ExecutorService threadPerTask(ThreadFactory factory) throws Throwable {
+        return (ExecutorService) MethodHandles.publicLookup().findStatic(Executors.class, "newThreadPerTaskExecutor",
+                MethodType.methodType(ExecutorService.class, ThreadFactory.class)).invoke(factory);
     }
 
     @Test
