@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -215,6 +216,40 @@ class CancelAndCloseTest {
                 assertThat(r.failure()).get().isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
             });
             assertThat(storage.started).isEmpty();
+        }
+    }
+
+    @Test
+    void anExecutorShutDownMidBatchFailsEveryUploadStillQueuedHoweverMany() throws Exception {
+        // Each refused upload ends at once, and its end starts the next, which is refused too: reported inside one
+        // another, 10,000 overflowed the stack and the batch never finished.
+        int uploads = 20_000;
+        int permits = 4;
+        CountDownLatch firstWindow = new CountDownLatch(permits);
+        CountDownLatch shutDown = new CountDownLatch(1);
+        storage.behaviour = request -> {
+            firstWindow.countDown();
+            assertThat(shutDown.await(1, TimeUnit.MINUTES)).isTrue();
+        };
+        ExecutorService supplied = Executors.newFixedThreadPool(permits);
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().executor(supplied).failurePolicy(FailurePolicy.COLLECT)
+                        .maxConcurrentUploads(permits).maxConcurrentUploadsPerBatch(permits)
+                        .maxAttachmentsPerBatch(uploads).maxQueuedUploads(uploads).build())) {
+            CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("q", uploads, 1));
+            assertThat(firstWindow.await(1, TimeUnit.MINUTES)).isTrue();
+            supplied.shutdown();
+            shutDown.countDown();
+            BatchResult result = batch.get(1, TimeUnit.MINUTES);
+
+            assertThat(result.storedObjects()).hasSize(permits);
+            assertThat(result.notStored()).hasSize(uploads - permits).allSatisfy(r -> {
+                assertThat(r.status()).isEqualTo(Status.FAILED);
+                assertThat(r.failure()).get().isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+            });
+            assertThat(storage.started).hasSize(permits);
+        } finally {
+            supplied.shutdownNow();
         }
     }
 

@@ -5,6 +5,7 @@ import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.support.SafeText;
+import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -21,6 +22,8 @@ import org.jspecify.annotations.Nullable;
 abstract class Call extends Dispatcher.Left implements Runnable {
 
     private static final Runnable NOTHING = () -> { };
+    /** The refusals waiting to be reported on this thread, while it reports one ({@link #report}). */
+    private static final ThreadLocal<ArrayDeque<Runnable>> REFUSED = new ThreadLocal<>();
     private static final AtomicIntegerFieldUpdater<Call> CLAIMED =
             AtomicIntegerFieldUpdater.newUpdater(Call.class, "claimed");
 
@@ -91,7 +94,40 @@ abstract class Call extends Dispatcher.Left implements Runnable {
         try {
             runOn().execute(this);
         } catch (RejectedExecutionException e) {
-            refused(e);
+            report(this, e);
+        }
+    }
+
+    /**
+     * Reports a refused call ({@link #refused}) on this thread; if this thread reports one already, after it. A
+     * refused upload ends at once, and its end starts the next call, which a shut-down executor refuses too: reported
+     * inside one another, 10,000 queued uploads overflowed the stack, and the batch never finished. Waiting here, at
+     * most one per permit freed by the refusals before it.
+     */
+    private static void report(Call call, RejectedExecutionException refusal) {
+        ArrayDeque<Runnable> reporting = REFUSED.get();
+        if (reporting != null) {
+            reporting.addLast(() -> call.refused(refusal));
+            return;
+        }
+        reporting = new ArrayDeque<>();
+        REFUSED.set(reporting);
+        Error fatal = null;
+        try {
+            for (Runnable next = () -> call.refused(refusal); next != null; next = reporting.pollFirst()) {
+                try {
+                    next.run();
+                } catch (RuntimeException | Error e) {
+                    // The others are still reported; an Error is thrown once they are.
+                    Engine.LOG.error("internal error in bounded-upload; please report it", e);
+                    fatal = fatal == null && e instanceof Error ? (Error) e : fatal;
+                }
+            }
+        } finally {
+            REFUSED.remove();
+        }
+        if (fatal != null) {
+            throw fatal;
         }
     }
 
