@@ -340,7 +340,11 @@ public final class UploaderConfig {
 
     /**
      * The executor supplied by the application, if any. The uploader never shuts it down, and still bounds how many
-     * uploads it hands to it.
+     * uploads it hands to it. Each call to the storage is a task of its own, so that an executor that decorates its
+     * tasks (a Spring {@code TaskDecorator}) sees every one; except on the JDK's thread-per-task executor
+     * ({@code Executors.newVirtualThreadPerTaskExecutor()}), which only makes a thread per task: there, as on the
+     * uploader's own threads, a thread that ends a call runs the next one it starts, instead of a new thread for it.
+     * Once the executor is shut down, the calls it refuses fail, each reported.
      *
      * @return the executor, or empty when the uploader creates its own threads
      */
