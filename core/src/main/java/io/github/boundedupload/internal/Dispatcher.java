@@ -163,47 +163,12 @@ final class Dispatcher {
         if (top != null) {
             return; // a thread is on duty (the stack is never empty while one is): it takes this one
         }
-        InContextEffects first = null;
-        InContextEffects last = null;
-        Error fatal = null;
+        Duty duty = new Duty();
         do {
             // Everything pushed since the last take, down to the mark (or, the first time, to the end).
-            Left next = inOrder(leftTop.getAndSet(ON_DUTY));
-            while (next != null) {
-                long start = lock();
-                try {
-                    for (int i = 0; i < SLICE && next != null; i++) {
-                        ContextPropagator.Captured context = next.leftContext();
-                        if (last == null || last.context != context) {
-                            InContextEffects group = new InContextEffects(context);
-                            if (last == null) {
-                                first = group;
-                            } else {
-                                last.next = group;
-                            }
-                            last = group;
-                        }
-                        Left step = next;
-                        next = next.nextLeft;
-                        step.nextLeft = null;
-                        fatal = runLeftStep(step, last.effects, fatal);
-                    }
-                } finally {
-                    unlock(start);
-                }
-            }
+            runLeftSteps(inOrder(leftTop.getAndSet(ON_DUTY)), duty);
         } while (!leftTop.compareAndSet(ON_DUTY, null));
-        ContextPropagator.Captured own = left.leftContext();
-        for (InContextEffects group = first; group != null; group = group.next) {
-            if (group.context == own) {
-                group.effects.run();
-            } else {
-                InContext.run(group.context, group.effects::run);
-            }
-        }
-        if (fatal != null) {
-            throw fatal;
-        }
+        duty.runEffects(left.leftContext());
     }
 
     /** Reverses steps taken from the stack into the order they were left in, ending in {@code null}. */
@@ -219,19 +184,34 @@ final class Dispatcher {
         return Objects.requireNonNull(ordered);
     }
 
-    /**
-     * Runs a left step under the lock. A step that fails is reported and does not stop the others; returns the first
-     * {@link Error}, to be thrown once the duty is done.
-     */
-    private @Nullable Error runLeftStep(Left left, Effects effects, @Nullable Error fatal) {
+    /** Runs left steps under the lock, in holds of at most {@value #SLICE}. */
+    private void runLeftSteps(@Nullable Left first, Duty duty) {
+        Left next = first;
+        while (next != null) {
+            long start = lock();
+            try {
+                for (int i = 0; i < SLICE && next != null; i++) {
+                    Left step = next;
+                    next = step.nextLeft;
+                    step.nextLeft = null;
+                    runLeftStep(step, duty);
+                }
+            } finally {
+                unlock(start);
+            }
+        }
+    }
+
+    /** Runs a left step under the lock. One that fails is reported and does not stop the others. */
+    private void runLeftStep(Left left, Duty duty) {
+        Effects effects = duty.effectsFor(left.leftContext());
         try {
             left.runLeft(effects);
             dispatch(effects);
         } catch (RuntimeException | Error e) {
             Engine.LOG.error("internal error in bounded-upload; please report it", e);
-            return fatal == null && e instanceof Error ? (Error) e : fatal;
+            duty.failed(e);
         }
-        return fatal;
     }
 
     /**
@@ -247,6 +227,54 @@ final class Dispatcher {
 
         /** The context the step's effects run in. */
         abstract ContextPropagator.Captured leftContext();
+    }
+
+    /**
+     * What a thread on duty has run: the effects of its steps in the order they were decided, in groups of steps in a
+     * row with one context (one batch), each applied once; and the first {@link Error} of a step.
+     */
+    private static final class Duty {
+        private @Nullable InContextEffects first;
+        private @Nullable InContextEffects last;
+        private @Nullable Error fatal;
+
+        /** The effects of a step in {@code context}: those of the step before it, if it had the same context. */
+        Effects effectsFor(ContextPropagator.Captured context) {
+            InContextEffects group = last;
+            if (group == null || group.context != context) {
+                group = new InContextEffects(context);
+                if (last == null) {
+                    first = group;
+                } else {
+                    last.next = group;
+                }
+                last = group;
+            }
+            return group.effects;
+        }
+
+        void failed(Throwable failure) {
+            if (fatal == null && failure instanceof Error) {
+                fatal = (Error) failure;
+            }
+        }
+
+        /**
+         * Off duty: runs the effects, each group in its context, except {@code own}, which this thread is in already;
+         * then throws the first {@link Error} of a step, if there was one.
+         */
+        void runEffects(ContextPropagator.Captured own) {
+            for (InContextEffects group = first; group != null; group = group.next) {
+                if (group.context == own) {
+                    group.effects.run();
+                } else {
+                    InContext.run(group.context, group.effects::run);
+                }
+            }
+            if (fatal != null) {
+                throw fatal;
+            }
+        }
     }
 
     /** Effects of steps left in a row with one context, and run in it. */
