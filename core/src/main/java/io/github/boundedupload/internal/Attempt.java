@@ -1,6 +1,9 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.UploadResult.Status;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -79,12 +82,43 @@ final class Attempt {
         }
     }
 
+    /** {@link #state} while the storage is called and no cancel came. */
+    private static final Object RUNNING = new Object();
+    /** {@link #state} once the call finished without a cancel. */
+    private static final Object FINISHED = new Object();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Attempt.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Signal signal = new Signal();
+    /**
+     * {@code null} before the call; {@link #RUNNING}; {@link #FINISHED}; or, once cancelled, the {@link Cancelled}
+     * (whatever came after). Each change is one compare-and-set: a call that nobody cancels pays two, where it took
+     * a monitor three times (JMH: 5 % of the uploader's samples on virtual threads).
+     */
+    private volatile @Nullable Object state;
+    /** The thread of a blocking call, set before it is {@link #RUNNING}; read by a cancel that finds it running. */
     private @Nullable Thread thread;
-    private @Nullable Future<?> future;
-    private @Nullable Cancel cancel;
-    private boolean started;
-    private boolean finished;
+    private volatile @Nullable Future<?> future;
+
+    /** A cancel that took effect, and whether it interrupted a running call. */
+    private static final class Cancelled {
+        final Cancel cancel;
+        final boolean whileRunning;
+        /** Set once the running call's thread is interrupted: only then may the call clear its interrupt. */
+        volatile boolean interruptDelivered;
+
+        Cancelled(Cancel cancel, boolean whileRunning) {
+            this.cancel = cancel;
+            this.whileRunning = whileRunning;
+        }
+    }
 
     /** Completes when the call is cancelled; storages cannot complete it themselves. */
     CompletionStage<Void> signal() {
@@ -92,13 +126,15 @@ final class Attempt {
     }
 
     /** The cancel that took effect, or {@code null}. */
-    synchronized @Nullable Cancel cancelled() {
-        return cancel;
+    @Nullable Cancel cancelled() {
+        Object now = state;
+        return now instanceof Cancelled ? ((Cancelled) now).cancel : null;
     }
 
     /** Whether the storage was called at all. */
-    synchronized boolean started() {
-        return started;
+    boolean started() {
+        Object now = state;
+        return now == RUNNING || now == FINISHED || now instanceof Cancelled && ((Cancelled) now).whileRunning;
     }
 
     /**
@@ -108,17 +144,25 @@ final class Attempt {
      * @return whether this cancel took effect, so that the caller can watch whether the call stops
      */
     boolean cancel(Throwable reason, Status status) {
-        synchronized (this) {
-            if (cancel != null || finished) {
+        Cancel cancel = new Cancel(reason, status);
+        while (true) {
+            Object now = state;
+            if (now == FINISHED || now instanceof Cancelled) {
                 return false;
             }
-            cancel = new Cancel(reason, status);
-            if (thread != null) {
-                thread.interrupt();
+            Cancelled cancelled = new Cancelled(cancel, now == RUNNING);
+            if (STATE.compareAndSet(this, now, cancelled)) {
+                if (cancelled.whileRunning) {
+                    Thread running = thread;
+                    if (running != null) {
+                        running.interrupt();
+                    }
+                    cancelled.interruptDelivered = true;
+                }
+                signal.fire(); // storages react to it on this thread
+                return true;
             }
         }
-        signal.fire(); // outside the lock: storages react to it on this thread
-        return true;
     }
 
     /**
@@ -126,10 +170,7 @@ final class Attempt {
      * only that. (A blocking call that ignores its interrupt cannot be forced.)
      */
     void forceCancel() {
-        Future<?> toCancel;
-        synchronized (this) {
-            toCancel = future;
-        }
+        Future<?> toCancel = future;
         if (toCancel != null) {
             toCancel.cancel(true);
         }
@@ -139,14 +180,11 @@ final class Attempt {
      * Runs a blocking call on this thread, after {@code onStart}; never throws, returns a completed future.
      */
     <T> CompletableFuture<T> runBlocking(Runnable onStart, BlockingCall<T> call) {
-        synchronized (this) {
-            if (cancel != null) {
-                return CompletableFuture.failedFuture(cancel.reason());
-            }
-            started = true;
-            thread = Thread.currentThread();
+        thread = Thread.currentThread(); // published by the compare-and-set
+        if (!STATE.compareAndSet(this, null, RUNNING)) {
+            thread = null;
+            return CompletableFuture.failedFuture(Objects.requireNonNull(cancelled()).reason());
         }
-        boolean interruptedByCancel;
         CompletableFuture<T> result;
         try {
             onStart.run();
@@ -154,27 +192,25 @@ final class Attempt {
         } catch (Throwable t) {
             // Errors too: an attachment must end as failed, never hang its batch.
             result = CompletableFuture.failedFuture(t);
-        } finally {
-            synchronized (this) {
-                thread = null;
-                finished = true;
-                interruptedByCancel = cancel != null;
-            }
         }
-        if (interruptedByCancel) {
-            // The interrupt was ours and is used up: do not leak it into the thread's next task (or the caller).
+        if (!STATE.compareAndSet(this, RUNNING, FINISHED)) {
+            // Cancelled while it ran: the interrupt is ours and used up, so it must not leak into the thread's next
+            // task (or the caller). Cleared once it has arrived: the cancel's thread may be between its
+            // compare-and-set and the interrupt.
+            Cancelled cancelled = (Cancelled) Objects.requireNonNull(state);
+            while (!cancelled.interruptDelivered) {
+                Thread.yield();
+            }
             Thread.interrupted();
         }
+        thread = null;
         return result;
     }
 
     /** Starts a non-blocking call, after {@code onStart}; never throws. */
     <T> CompletableFuture<T> start(Runnable onStart, AsyncCall<T> call) {
-        synchronized (this) {
-            if (cancel != null) {
-                return CompletableFuture.failedFuture(cancel.reason());
-            }
-            started = true;
+        if (!STATE.compareAndSet(this, null, RUNNING)) {
+            return CompletableFuture.failedFuture(Objects.requireNonNull(cancelled()).reason());
         }
         CompletableFuture<T> result;
         try {
@@ -186,14 +222,8 @@ final class Attempt {
         } catch (Throwable t) {
             result = CompletableFuture.failedFuture(t);
         }
-        synchronized (this) {
-            future = result;
-        }
-        result.whenComplete((value, failure) -> {
-            synchronized (this) {
-                finished = true;
-            }
-        });
+        future = result;
+        result.whenComplete((value, failure) -> STATE.compareAndSet(this, RUNNING, FINISHED));
         return result;
     }
 }

@@ -1,0 +1,155 @@
+package io.github.boundedupload.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.boundedupload.UploadResult.Status;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One call to the storage and its cancel ({@link Attempt}): a cancel before the call prevents it, one while it runs
+ * interrupts it, one after it changes nothing; and the interrupt of a cancel never outlives the call, whenever the
+ * cancel comes, so that the thread's next call does not fail for it.
+ */
+class AttemptTest {
+
+    private static final RuntimeException REASON = new RuntimeException("stop");
+
+    @Test
+    void aCancelBeforeTheCallPreventsIt() {
+        Attempt attempt = new Attempt();
+        AtomicInteger calls = new AtomicInteger();
+
+        assertThat(attempt.cancel(REASON, Status.CANCELLED)).isTrue();
+        CompletableFuture<String> result = attempt.runBlocking(calls::incrementAndGet, () -> "stored");
+
+        assertThat(calls).hasValue(0);
+        assertThat(result).isCompletedExceptionally();
+        assertThat(attempt.started()).isFalse();
+        assertThat(attempt.cancelled()).isEqualTo(new Attempt.Cancel(REASON, Status.CANCELLED));
+        assertThat(attempt.signal().toCompletableFuture()).isCompleted();
+        assertThat(attempt.cancel(new RuntimeException("again"), Status.FAILED)).isFalse();
+        assertThat(attempt.cancelled().reason()).isSameAs(REASON);
+    }
+
+    @Test
+    void aCancelWhileTheCallRunsInterruptsItAndTheInterruptEndsWithIt() throws Exception {
+        Attempt attempt = new Attempt();
+        CountDownLatch running = new CountDownLatch(1);
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<CompletableFuture<String>> call = thread.submit(() -> attempt.runBlocking(() -> { }, () -> {
+                running.countDown();
+                new CountDownLatch(1).await(); // until interrupted
+                return "stored";
+            }));
+            assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(attempt.cancel(REASON, Status.FAILED)).isTrue();
+
+            assertThat(call.get(10, TimeUnit.SECONDS).handle((v, t) -> t)).isCompletedWithValueMatching(
+                    t -> t instanceof InterruptedException);
+            assertThat(attempt.started()).isTrue();
+            assertThat(attempt.cancelled().status()).isEqualTo(Status.FAILED);
+            assertThat(thread.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS))
+                    .as("the thread's next task sees no interrupt").isFalse();
+        } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancelAfterTheCallChangesNothing() {
+        Attempt attempt = new Attempt();
+
+        CompletableFuture<String> result = attempt.runBlocking(() -> { }, () -> "stored");
+
+        assertThat(result).isCompletedWithValue("stored");
+        assertThat(attempt.cancel(REASON, Status.CANCELLED)).isFalse();
+        assertThat(attempt.cancelled()).isNull();
+        assertThat(attempt.started()).isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(attempt.signal().toCompletableFuture()).isNotDone();
+    }
+
+    /**
+     * A cancel that races the call's end, 20,000 times: either it took effect (and its interrupt was cleared before
+     * the call returned) or it did not (and nothing interrupted the thread). An interrupt that arrived after the call
+     * returned would show in the flag after it.
+     */
+    @Test
+    void aCancelRacingTheEndNeverLeavesItsInterruptBehind() throws Exception {
+        ExecutorService canceller = Executors.newSingleThreadExecutor();
+        try {
+            int tookEffect = 0;
+            for (int i = 0; i < 20_000; i++) {
+                Attempt attempt = new Attempt();
+                CyclicBarrier both = new CyclicBarrier(2);
+                Future<Boolean> cancel = canceller.submit(() -> {
+                    both.await(10, TimeUnit.SECONDS);
+                    return attempt.cancel(REASON, Status.CANCELLED);
+                });
+                CompletableFuture<String> result = attempt.runBlocking(() -> arrive(both), () -> "stored");
+                boolean took = cancel.get(10, TimeUnit.SECONDS);
+
+                assertThat(Thread.interrupted()).as("interrupt left behind in round %d", i).isFalse();
+                assertThat(took).isEqualTo(attempt.cancelled() != null);
+                if (took) {
+                    tookEffect++;
+                } else {
+                    assertThat(result).isCompletedWithValue("stored");
+                }
+            }
+            assertThat(tookEffect).as("some cancels came while the call ran").isPositive();
+        } finally {
+            canceller.shutdownNow();
+        }
+    }
+
+    @Test
+    void aNonBlockingCallCancelledAfterItsFutureCompletedChangesNothing() throws ExecutionException,
+            InterruptedException {
+        Attempt attempt = new Attempt();
+        CompletableFuture<String> storage = new CompletableFuture<>();
+
+        CompletableFuture<String> result = attempt.start(() -> { }, () -> storage);
+        assertThat(attempt.started()).isTrue();
+        storage.complete("stored");
+
+        assertThat(result.get()).isEqualTo("stored");
+        assertThat(attempt.cancel(REASON, Status.CANCELLED)).isFalse();
+        assertThat(attempt.cancelled()).isNull();
+    }
+
+    @Test
+    void aNonBlockingCallCancelledWhileItRunsIsSignalledAndCanBeForced() {
+        Attempt attempt = new Attempt();
+        CompletableFuture<String> storage = new CompletableFuture<>();
+        attempt.start(() -> { }, () -> storage);
+
+        assertThat(attempt.cancel(REASON, Status.CANCELLED)).isTrue();
+        assertThat(attempt.signal().toCompletableFuture()).isCompleted();
+        assertThat(Thread.currentThread().isInterrupted()).as("no thread of its own to interrupt").isFalse();
+        assertThat(storage).isNotDone();
+
+        attempt.forceCancel();
+
+        assertThat(storage).isCancelled();
+    }
+
+    private static void arrive(CyclicBarrier barrier) {
+        try {
+            barrier.await(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
