@@ -26,6 +26,12 @@ final class Attempt {
         @Nullable T call() throws Exception;
     }
 
+    /** What is done with a call's outcome: its value, or why it failed. */
+    @FunctionalInterface
+    interface Answer<T> {
+        void accept(@Nullable T value, @Nullable Throwable failure);
+    }
+
     /** A call to a non-blocking storage. */
     @FunctionalInterface
     interface AsyncCall<T> {
@@ -177,21 +183,24 @@ final class Attempt {
     }
 
     /**
-     * Runs a blocking call on this thread, after {@code onStart}; never throws, returns a completed future.
+     * Runs a blocking call on this thread, after {@code onStart}, and hands its outcome to {@code answer} on this
+     * thread (no future: nothing waits for it elsewhere); never throws.
      */
-    <T> CompletableFuture<T> runBlocking(Runnable onStart, BlockingCall<T> call) {
+    <T> void runBlocking(Runnable onStart, BlockingCall<T> call, Answer<T> answer) {
         thread = Thread.currentThread(); // published by the compare-and-set
         if (!STATE.compareAndSet(this, null, RUNNING)) {
             thread = null;
-            return CompletableFuture.failedFuture(Objects.requireNonNull(cancelled()).reason());
+            answer(answer, null, Objects.requireNonNull(cancelled()).reason());
+            return;
         }
-        CompletableFuture<T> result;
+        T value = null;
+        Throwable failure = null;
         try {
             onStart.run();
-            result = CompletableFuture.completedFuture(call.call());
+            value = call.call();
         } catch (Throwable t) {
             // Errors too: an attachment must end as failed, never hang its batch.
-            result = CompletableFuture.failedFuture(t);
+            failure = t;
         }
         if (!STATE.compareAndSet(this, RUNNING, FINISHED)) {
             // Cancelled while it ran: the interrupt is ours and used up, so it must not leak into the thread's next
@@ -204,13 +213,17 @@ final class Attempt {
             Thread.interrupted();
         }
         thread = null;
-        return result;
+        answer(answer, value, failure);
     }
 
-    /** Starts a non-blocking call, after {@code onStart}; never throws. */
-    <T> CompletableFuture<T> start(Runnable onStart, AsyncCall<T> call) {
+    /**
+     * Starts a non-blocking call, after {@code onStart}; its outcome goes to {@code answer} on the thread that completes
+     * its future (perhaps this one); never throws.
+     */
+    <T> void start(Runnable onStart, AsyncCall<T> call, Answer<T> answer) {
         if (!STATE.compareAndSet(this, null, RUNNING)) {
-            return CompletableFuture.failedFuture(Objects.requireNonNull(cancelled()).reason());
+            answer(answer, null, Objects.requireNonNull(cancelled()).reason());
+            return;
         }
         CompletableFuture<T> result;
         try {
@@ -223,7 +236,21 @@ final class Attempt {
             result = CompletableFuture.failedFuture(t);
         }
         future = result;
-        result.whenComplete((value, failure) -> STATE.compareAndSet(this, RUNNING, FINISHED));
-        return result;
+        result.whenComplete((value, failure) -> {
+            STATE.compareAndSet(this, RUNNING, FINISHED);
+            answer(answer, value, failure);
+        });
+    }
+
+    /**
+     * Hands the outcome on. What fails in the uploader's handling of it is an internal error, logged; not thrown, so
+     * that the thread still runs the call the handling started (a future's {@code whenComplete} swallowed it).
+     */
+    private static <T> void answer(Answer<T> answer, @Nullable T value, @Nullable Throwable failure) {
+        try {
+            answer.accept(value, failure);
+        } catch (RuntimeException | Error e) {
+            Engine.LOG.error("internal error in bounded-upload; please report it", e);
+        }
     }
 }

@@ -67,7 +67,7 @@ final class DeleteCall extends Call {
                 engine.config.stopTimeout().toNanos(), () -> cancel(new UploadTimeoutException("deleting "
                         + SafeText.quote(key) + " did not finish within " + engine.config.stopTimeout()),
                         Status.FAILED));
-        engine.storage.delete(key, stored, attempt).whenComplete((ignored, failure) -> {
+        engine.storage.delete(key, stored, attempt, (ignored, failure) -> {
             cancelTimeout.run();
             InContext.run(batch.context, () -> answered(failure));
         });

@@ -1,11 +1,11 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.internal.Attempt.Answer;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,20 +29,20 @@ abstract class Storage {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(true) {
             @Override
-            CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
-                return attempt.runBlocking(onStart, () -> uploader.upload(request));
+            void upload(UploadRequest request, Attempt attempt, Runnable onStart, Answer<StoredObject> answer) {
+                attempt.runBlocking(onStart, () -> uploader.upload(request), answer);
             }
 
             @Override
-            CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt) {
-                return attempt.runBlocking(() -> { }, () -> {
+            void delete(String key, @Nullable StoredObject stored, Attempt attempt, Answer<Void> answer) {
+                attempt.runBlocking(() -> { }, () -> {
                     if (stored != null) {
                         uploader.delete(stored);
                     } else {
                         uploader.delete(key);
                     }
                     return null;
-                });
+                }, answer);
             }
 
             @Override
@@ -57,13 +57,13 @@ abstract class Storage {
         Objects.requireNonNull(uploader, "storage");
         return new Storage(false) {
             @Override
-            CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart) {
-                return attempt.start(onStart, () -> uploader.upload(request));
+            void upload(UploadRequest request, Attempt attempt, Runnable onStart, Answer<StoredObject> answer) {
+                attempt.start(onStart, () -> uploader.upload(request), answer);
             }
 
             @Override
-            CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt) {
-                return attempt.start(() -> { }, () -> stored != null ? uploader.delete(stored) : uploader.delete(key));
+            void delete(String key, @Nullable StoredObject stored, Attempt attempt, Answer<Void> answer) {
+                attempt.start(() -> { }, () -> stored != null ? uploader.delete(stored) : uploader.delete(key), answer);
             }
 
             @Override
@@ -73,9 +73,16 @@ abstract class Storage {
         };
     }
 
-    /** Uploads; {@code onStart} runs just before the storage is called, and not at all when it is not. */
-    abstract CompletableFuture<StoredObject> upload(UploadRequest request, Attempt attempt, Runnable onStart);
+    /**
+     * Uploads; {@code onStart} runs just before the storage is called, and not at all when it is not. The outcome goes
+     * to {@code answer}: on this thread, once the call returned, for a blocking storage; on the thread that completes
+     * the storage's future for a non-blocking one.
+     */
+    abstract void upload(UploadRequest request, Attempt attempt, Runnable onStart, Answer<StoredObject> answer);
 
-    /** Deletes what an upload stored: the object itself where the storage can tell it, or else the key. */
-    abstract CompletableFuture<Void> delete(String key, @Nullable StoredObject stored, Attempt attempt);
+    /**
+     * Deletes what an upload stored: the object itself where the storage can tell it, or else the key. The outcome
+     * goes to {@code answer}, as {@link #upload}'s does.
+     */
+    abstract void delete(String key, @Nullable StoredObject stored, Attempt attempt, Answer<Void> answer);
 }

@@ -119,15 +119,13 @@ final class Upload extends Call {
                 .cancellation(attempt.signal())
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
-        engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor))
-                .whenComplete(this::onAnswer);
+        engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor), this::onAnswer);
     }
 
     /**
-     * On the thread that completed the storage's future: a blocking storage's own call thread, where the answer is
-     * simply handled (its future is complete when {@link #call()} attaches this, so this runs inside the call, in the
-     * batch's context already); or a non-blocking storage's, which then starts the next call too
-     * ({@link Handoff#runAnswer}).
+     * On the thread that brought the storage's answer: a blocking storage's own call thread, where the answer is
+     * simply handled (inside {@link #call()}, in the batch's context already); or the thread that completed a
+     * non-blocking storage's future, which then starts the next call too ({@link Handoff#runAnswer}).
      */
     private void onAnswer(@Nullable StoredObject stored, @Nullable Throwable failure) {
         if (engine.storage.blocking()) {

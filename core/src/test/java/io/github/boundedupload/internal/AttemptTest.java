@@ -29,7 +29,7 @@ class AttemptTest {
         AtomicInteger calls = new AtomicInteger();
 
         assertThat(attempt.cancel(REASON, Status.CANCELLED)).isTrue();
-        CompletableFuture<String> result = attempt.runBlocking(calls::incrementAndGet, () -> "stored");
+        CompletableFuture<String> result = runBlocking(attempt, calls::incrementAndGet, () -> "stored");
 
         assertThat(calls).hasValue(0);
         assertThat(result).isCompletedExceptionally();
@@ -46,7 +46,7 @@ class AttemptTest {
         CountDownLatch running = new CountDownLatch(1);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
-            Future<CompletableFuture<String>> call = thread.submit(() -> attempt.runBlocking(() -> { }, () -> {
+            Future<CompletableFuture<String>> call = thread.submit(() -> runBlocking(attempt, () -> { }, () -> {
                 running.countDown();
                 new CountDownLatch(1).await(); // until interrupted
                 return "stored";
@@ -70,7 +70,7 @@ class AttemptTest {
     void aCancelAfterTheCallChangesNothing() {
         Attempt attempt = new Attempt();
 
-        CompletableFuture<String> result = attempt.runBlocking(() -> { }, () -> "stored");
+        CompletableFuture<String> result = runBlocking(attempt, () -> { }, () -> "stored");
 
         assertThat(result).isCompletedWithValue("stored");
         assertThat(attempt.cancel(REASON, Status.CANCELLED)).isFalse();
@@ -97,7 +97,7 @@ class AttemptTest {
                     both.await(10, TimeUnit.SECONDS);
                     return attempt.cancel(REASON, Status.CANCELLED);
                 });
-                CompletableFuture<String> result = attempt.runBlocking(() -> arrive(both), () -> "stored");
+                CompletableFuture<String> result = runBlocking(attempt, () -> arrive(both), () -> "stored");
                 boolean took = cancel.get(10, TimeUnit.SECONDS);
 
                 assertThat(Thread.interrupted()).as("interrupt left behind in round %d", i).isFalse();
@@ -114,13 +114,28 @@ class AttemptTest {
         }
     }
 
+    /** A failure in the uploader's handling of an answer must not unwind the thread past the call it started. */
+    @Test
+    void anAnswerThatFailsIsLoggedNotThrown() {
+        Attempt attempt = new Attempt();
+        AtomicInteger answers = new AtomicInteger();
+
+        attempt.runBlocking(() -> { }, () -> "stored", (value, failure) -> {
+            answers.incrementAndGet();
+            throw new IllegalStateException("a bug in the handling");
+        });
+
+        assertThat(answers).hasValue(1);
+        assertThat(attempt.started()).isTrue();
+    }
+
     @Test
     void aNonBlockingCallCancelledAfterItsFutureCompletedChangesNothing() throws ExecutionException,
             InterruptedException {
         Attempt attempt = new Attempt();
         CompletableFuture<String> storage = new CompletableFuture<>();
 
-        CompletableFuture<String> result = attempt.start(() -> { }, () -> storage);
+        CompletableFuture<String> result = start(attempt, () -> { }, () -> storage);
         assertThat(attempt.started()).isTrue();
         storage.complete("stored");
 
@@ -133,7 +148,7 @@ class AttemptTest {
     void aNonBlockingCallCancelledWhileItRunsIsSignalledAndCanBeForced() {
         Attempt attempt = new Attempt();
         CompletableFuture<String> storage = new CompletableFuture<>();
-        attempt.start(() -> { }, () -> storage);
+        start(attempt, () -> { }, () -> storage);
 
         assertThat(attempt.cancel(REASON, Status.CANCELLED)).isTrue();
         assertThat(attempt.signal().toCompletableFuture()).isCompleted();
@@ -150,6 +165,28 @@ class AttemptTest {
             barrier.await(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The attempt's blocking call, its answer as a future. */
+    private static <T> CompletableFuture<T> runBlocking(Attempt attempt, Runnable onStart,
+            Attempt.BlockingCall<T> call) {
+        CompletableFuture<T> answered = new CompletableFuture<>();
+        attempt.runBlocking(onStart, call, (value, failure) -> complete(answered, value, failure));
+        return answered;
+    }
+
+    private static <T> CompletableFuture<T> start(Attempt attempt, Runnable onStart, Attempt.AsyncCall<T> call) {
+        CompletableFuture<T> answered = new CompletableFuture<>();
+        attempt.start(onStart, call, (value, failure) -> complete(answered, value, failure));
+        return answered;
+    }
+
+    private static <T> void complete(CompletableFuture<T> future, T value, Throwable failure) {
+        if (failure != null) {
+            future.completeExceptionally(failure);
+        } else {
+            future.complete(value);
         }
     }
 }
