@@ -82,7 +82,7 @@ final class DeleteCall extends Call {
             return;
         }
         ending = failure == null ? null : Causes.unwrap(failure);
-        engine.dispatcher.runOrLeave(this, Handoff.takesNext(this));
+        engine.dispatcher.runOrLeave(this);
     }
 
     /** Under the lock: the end of a try, as {@link #answered} found it; perhaps run by the thread on duty. */

@@ -37,10 +37,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Steps left to another thread.</b> A virtual thread that finds the lock held parks, leaves its carrier, and
  * mounts again when the lock is handed to it: when many uploads end at once, every end paid that, one after the other
- * (JMH, a batch of 10,000 on virtual threads: 15 % of the samples in the lock). The end of an upload on a virtual
- * thread is left instead ({@link #runOrLeave}): pushed on a stack, and run under the lock, its effects after, by the
- * one thread on duty (the first to leave a step while none was on duty), which runs every step left until none is;
- * the thread that left it goes on at once.
+ * (JMH, a batch of 10,000 on virtual threads: 15 % of the samples in the lock). The end of a call (an upload's or a
+ * delete's) on a virtual thread is left instead ({@link #runOrLeave}): pushed on a stack, and run under the lock, its
+ * effects after, by the one thread on duty (the first to leave a step while none was on duty), which runs every step
+ * left until none is; the thread that left it goes on at once.
  */
 final class Dispatcher {
 
@@ -124,7 +124,8 @@ final class Dispatcher {
     /**
      * A step that may be left to another thread: on a platform thread, run now, as {@link #run} does; on a virtual
      * thread, {@linkplain #leave left}, to run under the lock by the thread on duty (perhaps this one), unless the
-     * thread {@code takesNext} call it starts ({@link Handoff}) and the lock is free: then it runs the step itself, and
+     * thread takes the next call it starts ({@link Handoff#takesNext}, asked on virtual threads only) and the lock is
+     * free: then it runs the step itself, and
      * carries on with the call. Only for a step whose caller needs nothing from it, and whose thread has nothing to
      * wait for after it (the end of a call). Left even when the lock is free: one thread at a time then takes the lock
      * for every step left meanwhile, instead of each virtual thread competing for it (JMH, 10,000 on supplied virtual
@@ -132,13 +133,13 @@ final class Dispatcher {
      * theirs). Not on a thread that takes the next call: there a left end would cost the hand-off, and a new thread
      * for the next call (on the uploader's own virtual threads +0.25 µs when every end was left, +0.21 so).
      */
-    void runOrLeave(Left left, boolean takesNext) {
+    void runOrLeave(Call call) {
         if (!UploadThreads.isVirtual(Thread.currentThread())) {
-            run(left::runLeft);
-        } else if (takesNext && lock.tryLock()) {
-            runHolding(started(), left::runLeft);
+            run(call::runLeft);
+        } else if (Handoff.takesNext(call) && lock.tryLock()) {
+            runHolding(started(), call::runLeft);
         } else {
-            leave(left);
+            leave(call);
         }
     }
 

@@ -164,7 +164,7 @@ final class Upload extends Call {
         // the next call and finds the lock free.
         ending = outcome;
         endingCancel = cancelled;
-        engine.dispatcher.runOrLeave(this, Handoff.takesNext(this));
+        engine.dispatcher.runOrLeave(this);
     }
 
     /** Under the lock: its end, as {@link #answered} found it; perhaps run by the thread on duty. */
