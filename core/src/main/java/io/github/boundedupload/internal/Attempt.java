@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -112,6 +113,17 @@ final class Attempt {
     /** The thread of a blocking call, set before it is {@link #RUNNING}; read by a cancel that finds it running. */
     private @Nullable Thread thread;
     private volatile @Nullable Future<?> future;
+    /** How a cancel interrupts a running blocking call: {@link Thread#interrupt()}, or a test's, which holds it back. */
+    private final Consumer<Thread> interrupter;
+
+    Attempt() {
+        this(Thread::interrupt);
+    }
+
+    /** For tests: a cancel interrupts a running call's thread with {@code interrupter}. */
+    Attempt(Consumer<Thread> interrupter) {
+        this.interrupter = interrupter;
+    }
 
     /** A cancel that took effect, and whether it interrupted a running call. */
     private static final class Cancelled {
@@ -161,7 +173,7 @@ final class Attempt {
                 if (cancelled.whileRunning) {
                     Thread running = thread;
                     if (running != null) {
-                        running.interrupt();
+                        interrupter.accept(running);
                     }
                     cancelled.interruptDelivered = true;
                 }
