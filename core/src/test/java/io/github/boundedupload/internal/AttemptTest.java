@@ -47,11 +47,17 @@ class AttemptTest {
         CountDownLatch running = new CountDownLatch(1);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
-            Future<CompletableFuture<String>> call = thread.submit(() -> runBlocking(attempt, () -> { }, () -> {
-                running.countDown();
-                new CountDownLatch(1).await(); // until interrupted
-                return "stored";
-            }));
+            AtomicBoolean interruptedAfter = new AtomicBoolean(true);
+            Future<CompletableFuture<String>> call = thread.submit(() -> {
+                CompletableFuture<String> answered = runBlocking(attempt, () -> { }, () -> {
+                    running.countDown();
+                    new CountDownLatch(1).await(); // until interrupted
+                    return "stored";
+                });
+                // Here, not in the pool's next task: the pool clears a worker's interrupt between tasks.
+                interruptedAfter.set(Thread.currentThread().isInterrupted());
+                return answered;
+            });
             assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
 
             assertThat(attempt.cancel(REASON, Status.FAILED)).isTrue();
@@ -60,8 +66,7 @@ class AttemptTest {
                     t -> t instanceof InterruptedException);
             assertThat(attempt.started()).isTrue();
             assertThat(attempt.cancelled().status()).isEqualTo(Status.FAILED);
-            assertThat(thread.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS))
-                    .as("the thread's next task sees no interrupt").isFalse();
+            assertThat(interruptedAfter).as("the thread is not interrupted once the call returned").isFalse();
         } finally {
             thread.shutdownNow();
         }
@@ -108,14 +113,18 @@ class AttemptTest {
         ExecutorService runner = Executors.newSingleThreadExecutor();
         ExecutorService canceller = Executors.newSingleThreadExecutor();
         try {
-            Future<?> call = runner.submit(() -> attempt.runBlocking(() -> { }, () -> {
-                running.countDown();
-                awaitUninterruptibly(returnNow);
-                return "stored";
-            }, (value, failure) -> {
-                answeredBeforeTheInterrupt.set(!interruptSent.get());
-                answered.countDown();
-            }));
+            AtomicBoolean interruptedAfter = new AtomicBoolean(true);
+            Future<?> call = runner.submit(() -> {
+                attempt.runBlocking(() -> { }, () -> {
+                    running.countDown();
+                    awaitUninterruptibly(returnNow);
+                    return "stored";
+                }, (value, failure) -> {
+                    answeredBeforeTheInterrupt.set(!interruptSent.get());
+                    answered.countDown();
+                });
+                interruptedAfter.set(Thread.currentThread().isInterrupted());
+            });
             assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
             Future<Boolean> cancel = canceller.submit(() -> attempt.cancel(REASON, Status.CANCELLED));
             assertThat(cancelTookEffect.await(10, TimeUnit.SECONDS)).isTrue();
@@ -125,8 +134,7 @@ class AttemptTest {
 
             assertThat(cancel.get(10, TimeUnit.SECONDS)).isTrue();
             assertThat(answeredBeforeTheInterrupt).as("answered before the cancel's interrupt arrived").isFalse();
-            assertThat(runner.submit(() -> Thread.currentThread().isInterrupted()).get(10, TimeUnit.SECONDS))
-                    .as("the thread's next task sees no interrupt").isFalse();
+            assertThat(interruptedAfter).as("the thread is not interrupted once the call returned").isFalse();
         } finally {
             runner.shutdownNow();
             canceller.shutdownNow();
@@ -167,9 +175,12 @@ class AttemptTest {
         }
     }
 
-    /** A failure in the uploader's handling of an answer must not unwind the thread past the call it started. */
+    /**
+     * A failure in the uploader's handling of an answer must not unwind the thread past the call it started. (It is
+     * logged as an internal error; this test does not capture logs.)
+     */
     @Test
-    void anAnswerThatFailsIsLoggedNotThrown() {
+    void anAnswerThatFailsIsNotThrownOnToTheCallsThread() {
         Attempt attempt = new Attempt();
         AtomicInteger answers = new AtomicInteger();
 
