@@ -125,13 +125,13 @@ final class Dispatcher {
      * A step that may be left to another thread: on a platform thread, run now, as {@link #run} does; on a virtual
      * thread, {@linkplain #leave left}, to run under the lock by the thread on duty (perhaps this one), unless the
      * thread takes the next call it starts ({@link Handoff#takesNext}, asked on virtual threads only) and the lock is
-     * free: then it runs the step itself, and
-     * carries on with the call. Only for a step whose caller needs nothing from it, and whose thread has nothing to
-     * wait for after it (the end of a call). Left even when the lock is free: one thread at a time then takes the lock
-     * for every step left meanwhile, instead of each virtual thread competing for it (JMH, 10,000 on supplied virtual
-     * threads: +0.47 µs per upload over bare, against +0.55 when only the threads that found the lock held left
-     * theirs). Not on a thread that takes the next call: there a left end would cost the hand-off, and a new thread
-     * for the next call (on the uploader's own virtual threads +0.25 µs when every end was left, +0.21 so).
+     * free: then it runs the step itself, and carries on with the call. Only for a step whose caller needs nothing from
+     * it, and whose thread has nothing to wait for after it (the end of a call). Left even when the lock is free: one
+     * thread at a time then takes the lock for every step left meanwhile, instead of each virtual thread competing for
+     * it (JMH, 10,000 on supplied virtual threads: +0.47 µs per upload over bare, against +0.55 when only the threads
+     * that found the lock held left theirs). Not on a thread that takes the next call: there a left end would cost the
+     * hand-off, and a new thread for the next call (on the uploader's own virtual threads +0.25 µs when every end was
+     * left, +0.21 so).
      */
     void runOrLeave(Call call) {
         if (!UploadThreads.isVirtual(Thread.currentThread())) {
