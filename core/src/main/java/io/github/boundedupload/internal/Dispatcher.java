@@ -51,11 +51,12 @@ final class Dispatcher {
     private static final Left ON_DUTY = new Left() {
         @Override
         void runLeft(Effects effects) {
+            throw new IllegalStateException("the bottom of the stack of steps left is never run");
         }
 
         @Override
         ContextPropagator.Captured leftContext() {
-            return () -> () -> { };
+            throw new IllegalStateException("the bottom of the stack of steps left has no context");
         }
     };
 
