@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -76,6 +78,8 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     private final Removal removal;
     private final Duration closeTimeout;
     private final @Nullable ThreadPoolExecutor ownReads;
+    /** The scheduler of the API call timeouts of a client built here ({@link S3CallTimeouts}), unless it had one. */
+    private final @Nullable ScheduledExecutorService ownTimeouts;
     /** Uploads not yet ended, clean-up after a cancel included: {@link #close()} waits for them. */
     private final Set<CompletableFuture<?>> unfinished = ConcurrentHashMap.newKeySet();
 
@@ -84,11 +88,27 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         if (builder.client != null) {
             this.client = builder.client;
             this.ownsClient = false;
+            this.ownTimeouts = null;
         } else {
-            this.client = Objects.requireNonNull(builder.clientBuilder)
-                    .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(options.maxConcurrency()))
-                    .build();
+            S3AsyncClientBuilder clientBuilder = Objects.requireNonNull(builder.clientBuilder);
+            ClientOverrideConfiguration override = clientBuilder.overrideConfiguration();
+            @Nullable ScheduledExecutorService timeouts = null;
+            if (override.scheduledExecutorService().isEmpty()) {
+                timeouts = S3CallTimeouts.scheduler();
+                clientBuilder.overrideConfiguration(override.toBuilder().scheduledExecutorService(timeouts).build());
+            }
+            try {
+                this.client = clientBuilder
+                        .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(options.maxConcurrency()))
+                        .build();
+            } catch (RuntimeException e) {
+                if (timeouts != null) {
+                    timeouts.shutdown();
+                }
+                throw e;
+            }
             this.ownsClient = true;
+            this.ownTimeouts = timeouts;
         }
         this.settings = new Settings(builder.bucket, options, options.location().resolver(builder.bucket,
                 client.utilities(), client.serviceClientConfiguration()));
@@ -136,7 +156,8 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
      * A builder for an uploader that builds its own client from the given client builder (region, endpoint,
      * credentials, ...), on a Netty connection pool of {@link S3UploadOptions#maxConcurrency()} connections, so that
      * the uploader's permits and the pool agree. The uploader owns that client: {@link #close()} closes it. The
-     * client builder's HTTP client setting is replaced.
+     * client builder's HTTP client setting is replaced. Unless the client builder has a scheduled executor, the client
+     * gets an {@link S3CallTimeouts#scheduler()}, which does not keep each request's cancelled timeout queued.
      *
      * @param clientBuilder the client builder
      * @param bucket the bucket
@@ -251,8 +272,8 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     /**
      * Waits (at most the close timeout, {@link #CLOSE_TIMEOUT} unless {@link Builder#closeTimeout(Duration)} says
      * otherwise) for uploads that are still cleaning up (an upload cancelled by the core aborts or deletes what it
-     * started after its future completed), then closes the client if this uploader built it, and stops its own read
-     * threads. Close the uploader before the client it was given.
+     * started after its future completed), then closes the client if this uploader built it (and its timeout
+     * scheduler), and stops its own read threads. Close the uploader before the client it was given.
      */
     @Override
     public void close() {
@@ -273,6 +294,9 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
         }
         if (ownsClient) {
             client.close();
+        }
+        if (ownTimeouts != null) {
+            ownTimeouts.shutdown();
         }
     }
 

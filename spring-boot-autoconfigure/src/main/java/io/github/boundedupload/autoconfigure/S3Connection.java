@@ -1,6 +1,7 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.s3.S3AsyncFileUploader;
+import io.github.boundedupload.s3.S3CallTimeouts;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,6 +18,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -130,7 +133,19 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         if (used == null) {
             S3ClientBuilder builder = configure(S3Client.builder());
             HttpClients.sizePool(builder, options.maxConcurrency());
-            used = own(built(builder::build));
+            ClientOverrideConfiguration override = builder.overrideConfiguration();
+            @Nullable ScheduledExecutorService timeouts = null;
+            if (override.scheduledExecutorService().isEmpty()) {
+                timeouts = S3CallTimeouts.scheduler();
+                builder.overrideConfiguration(override.toBuilder().scheduledExecutorService(timeouts).build());
+            }
+            try {
+                used = own(built(builder::build));
+            } finally {
+                if (timeouts != null) {
+                    owned.add(timeouts::shutdown); // after the client: owned closes in order
+                }
+            }
             client = used;
         }
         S3FileUploader storage = S3FileUploader.builder(used, bucket).options(options).build();

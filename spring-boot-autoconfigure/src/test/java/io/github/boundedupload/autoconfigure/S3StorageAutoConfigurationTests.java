@@ -4,6 +4,8 @@ import static io.github.boundedupload.autoconfigure.BoundedUploadAutoConfigurati
 import static io.github.boundedupload.autoconfigure.TestSupport.uploadOne;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.boundedupload.BatchFailedException;
@@ -13,18 +15,25 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
 import io.github.boundedupload.local.LocalFileUploader;
 import io.github.boundedupload.s3.S3AsyncFileUploader;
+import io.github.boundedupload.s3.S3CallTimeouts;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,6 +49,7 @@ import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -56,6 +66,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 import software.amazon.awssdk.services.s3.model.StorageClass;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.utils.ScheduledExecutorUtils;
 
 /**
  * Which S3 storage is configured, on which client, with which options: everything that needs no S3 service. (What
@@ -128,19 +139,77 @@ class S3StorageAutoConfigurationTests {
 
     /**
      * What each client says when it is used after it was closed (rather than "connection refused"). A presigner built
-     * here is closed the same way, but a closed presigner still presigns: there is nothing to observe.
+     * here is closed the same way, but a closed presigner still presigns: there is nothing to observe. The
+     * non-blocking client's request fails on its closed event loops, or, when the SDK's retry of that failure comes
+     * first, on its closed timeout scheduler.
      */
     @Test
     void theClientsBuiltHereAreClosedWithTheContext() {
-        Map<String, String> closed = Map.of("false", "Connection pool shut down", "true", "event executor terminated");
-        closed.forEach((nonBlocking, message) -> {
+        Map<String, List<String>> closed = Map.of("false", List.of("Connection pool shut down"),
+                "true", List.of("event executor terminated", "rejected from java.util.concurrent"
+                        + ".ScheduledThreadPoolExecutor"));
+        closed.forEach((nonBlocking, messages) -> {
             AtomicReference<Object> client = new AtomicReference<>();
             runner().withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking)
                     .run(context -> client.set(context.getBean(S3Connection.class).client()));
             assertThat(client.get()).isNotNull();
-            assertThatThrownBy(() -> headBucket(client.get())).as("non-blocking=%s", nonBlocking)
-                    .hasStackTraceContaining(message);
+            Throwable failure = catchThrowable(() -> headBucket(client.get()));
+            assertThat(failure).as("non-blocking=%s", nonBlocking).isNotNull();
+            StringWriter trace = new StringWriter();
+            failure.printStackTrace(new PrintWriter(trace));
+            assertThat(trace.toString()).as("non-blocking=%s", nonBlocking)
+                    .containsAnyOf(messages.toArray(String[]::new));
         });
+    }
+
+    /**
+     * Every request has an API call timeout, which the SDK schedules and cancels; a client built here (blocking, or
+     * non-blocking by the adapter) schedules them on an {@link S3CallTimeouts#scheduler()}, which keeps none once
+     * cancelled (the SDK's own keeps each until it would have fired), and which stops with the context.
+     */
+    @Test
+    void theClientsBuiltHereKeepNoCancelledTimeoutAndTheirSchedulerStopsWithTheContext() {
+        for (String nonBlocking : List.of("false", "true")) {
+            AtomicReference<ScheduledThreadPoolExecutor> timeouts = new AtomicReference<>();
+            runner().withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking).run(context -> {
+                ScheduledThreadPoolExecutor scheduler = scheduler(context.getBean(S3Connection.class).client());
+                timeouts.set(scheduler);
+                assertThat(scheduler.getRemoveOnCancelPolicy()).as("non-blocking=%s", nonBlocking).isTrue();
+                // S3 cannot be reached: the request fails at once, and its timeout is cancelled.
+                assertThatThrownBy(() -> uploadOne(context.getBean(ConcurrentAttachmentUploader.class)))
+                        .isInstanceOf(BatchFailedException.class);
+                await().untilAsserted(() -> assertThat(scheduler.getQueue()).as("non-blocking=%s", nonBlocking)
+                        .isEmpty());
+                assertThat(scheduler.isShutdown()).isFalse();
+            });
+            assertThat(timeouts.get().isShutdown()).as("non-blocking=%s", nonBlocking).isTrue();
+        }
+    }
+
+    @Test
+    void aSchedulerACustomizerGivesTheClientIsKeptAndNotShutDown() {
+        ScheduledExecutorService own = S3CallTimeouts.scheduler();
+        try {
+            for (String nonBlocking : List.of("false", "true")) {
+                runner().withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking)
+                        .withBean(BoundedUploadS3ClientCustomizer.class, () -> builder -> builder
+                                .overrideConfiguration(o -> o.scheduledExecutorService(own)))
+                        .run(context -> assertThat(scheduler(context.getBean(S3Connection.class).client()))
+                                .as("non-blocking=%s", nonBlocking).isSameAs(own));
+                assertThat(own.isShutdown()).as("non-blocking=%s", nonBlocking).isFalse();
+            }
+        } finally {
+            own.shutdown();
+        }
+    }
+
+    /** The client's scheduler itself (the SDK wraps one it was given, so that closing the client leaves it alone). */
+    private static ScheduledThreadPoolExecutor scheduler(@Nullable Object client) {
+        AwsServiceClientConfiguration configuration = client instanceof S3Client blocking
+                ? blocking.serviceClientConfiguration()
+                : ((S3AsyncClient) Objects.requireNonNull(client)).serviceClientConfiguration();
+        return (ScheduledThreadPoolExecutor) ScheduledExecutorUtils.unwrapUnmanagedScheduledExecutor(
+                configuration.overrideConfiguration().scheduledExecutorService().orElseThrow());
     }
 
     /** Without a region anywhere, the SDK cannot build a client, and the failure says what to set. */
