@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -91,12 +90,7 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
             this.ownTimeouts = null;
         } else {
             S3AsyncClientBuilder clientBuilder = Objects.requireNonNull(builder.clientBuilder);
-            ClientOverrideConfiguration override = clientBuilder.overrideConfiguration();
-            @Nullable ScheduledExecutorService timeouts = null;
-            if (override.scheduledExecutorService().isEmpty()) {
-                timeouts = S3CallTimeouts.scheduler();
-                clientBuilder.overrideConfiguration(override.toBuilder().scheduledExecutorService(timeouts).build());
-            }
+            @Nullable ScheduledExecutorService timeouts = S3CallTimeouts.giveTo(clientBuilder).orElse(null);
             try {
                 this.client = clientBuilder
                         .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(options.maxConcurrency()))

@@ -1,10 +1,13 @@
 package io.github.boundedupload.s3;
 
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 
 /**
  * A scheduler for the SDK's API call timeouts that does not keep them once cancelled. The S3 storages give every
@@ -20,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * S3Client s3 = S3Client.builder()
  *     .overrideConfiguration(o -> o.scheduledExecutorService(timeouts))
  *     .build();
+ * // or, keeping what the builder has: S3CallTimeouts.giveTo(builder)
  * }</pre>
  *
  * Changes when the SDK stops keeping cancelled timeouts, or schedules them elsewhere.
@@ -53,5 +57,21 @@ public final class S3CallTimeouts {
         scheduler.setKeepAliveTime(10, TimeUnit.SECONDS);
         scheduler.allowCoreThreadTimeOut(true);
         return scheduler;
+    }
+
+    /**
+     * Gives a client builder a new {@link #scheduler()}, unless it has a scheduled executor already.
+     *
+     * @param builder the client builder (its other override settings are kept)
+     * @return the scheduler given, to shut down after closing the client; empty if the builder had one
+     */
+    public static Optional<ScheduledExecutorService> giveTo(SdkClientBuilder<?, ?> builder) {
+        ClientOverrideConfiguration override = builder.overrideConfiguration();
+        if (override.scheduledExecutorService().isPresent()) {
+            return Optional.empty();
+        }
+        ScheduledExecutorService scheduler = scheduler();
+        builder.overrideConfiguration(override.toBuilder().scheduledExecutorService(scheduler).build());
+        return Optional.of(scheduler);
     }
 }

@@ -18,7 +18,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
 import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -133,12 +132,7 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         if (used == null) {
             S3ClientBuilder builder = configure(S3Client.builder());
             HttpClients.sizePool(builder, options.maxConcurrency());
-            ClientOverrideConfiguration override = builder.overrideConfiguration();
-            @Nullable ScheduledExecutorService timeouts = null;
-            if (override.scheduledExecutorService().isEmpty()) {
-                timeouts = S3CallTimeouts.scheduler();
-                builder.overrideConfiguration(override.toBuilder().scheduledExecutorService(timeouts).build());
-            }
+            @Nullable ScheduledExecutorService timeouts = S3CallTimeouts.giveTo(builder).orElse(null);
             try {
                 used = own(built(builder::build));
             } finally {
