@@ -30,8 +30,11 @@ import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
  */
 public final class S3CallTimeouts {
 
-    /** The SDK's own executor has 5; its tasks are short (a timeout's abort, a retry's resubmission). */
-    private static final int THREADS = 2;
+    /**
+     * As many as the SDK's own executor: besides timeouts, a non-blocking client runs each retry's next attempt from
+     * it, up to the hand-over to the HTTP client. They end when idle.
+     */
+    private static final int THREADS = 5;
 
     private S3CallTimeouts() {
     }
