@@ -9,6 +9,7 @@ import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Causes;
+import io.github.boundedupload.support.Threads;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -18,11 +19,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,15 +120,8 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
 
     /** Threads only while streams are read: they end after 10 idle seconds; the queue holds one task per upload. */
     private static ThreadPoolExecutor readPool(int threads) {
-        AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = task -> {
-            // Not inheriting the creating thread's inheritable thread-locals (its MDC, for one): threads start clean.
-            Thread thread = new Thread(null, task, "bounded-upload-s3-read-" + count.incrementAndGet(), 0, false);
-            thread.setDaemon(true);
-            return thread;
-        };
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 10, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), factory);
+                new LinkedBlockingQueue<>(), Threads.platform("bounded-upload-s3-read-", true));
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }

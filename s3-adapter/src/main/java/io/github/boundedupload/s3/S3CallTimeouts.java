@@ -1,11 +1,10 @@
 package io.github.boundedupload.s3;
 
+import io.github.boundedupload.support.Threads;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 
@@ -47,14 +46,8 @@ public final class S3CallTimeouts {
      * @return a new scheduler; shut it down after closing the client it was given to
      */
     public static ScheduledExecutorService scheduler() {
-        AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = task -> {
-            // Not inheriting the creating thread's inheritable thread-locals (its MDC, for one): threads start clean.
-            Thread thread = new Thread(null, task, "bounded-upload-s3-timeouts-" + count.incrementAndGet(), 0, false);
-            thread.setDaemon(true);
-            return thread;
-        };
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(THREADS, factory);
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(THREADS,
+                Threads.platform("bounded-upload-s3-timeouts-", true));
         scheduler.setRemoveOnCancelPolicy(true);
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         scheduler.setKeepAliveTime(10, TimeUnit.SECONDS);
