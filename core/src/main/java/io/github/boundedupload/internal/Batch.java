@@ -2,7 +2,9 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
@@ -237,8 +239,12 @@ final class Batch {
         if (result.isStored()) {
             stored++;
         }
-        // A failure because the batch was stopped (not a timeout of its own) is not a real failure.
-        boolean real = result.status() == Status.FAILED && (cancel == null || cancel.status() == Status.FAILED);
+        // A failure because the batch was stopped (not a timeout of its own) is not a real failure. An object stored
+        // after the batch was taken over is left to the journal, which removes it: the batch keeps nothing then.
+        boolean takenOver = result.status() == Status.POSSIBLY_STORED;
+        leftBehind |= takenOver;
+        boolean real = (result.status() == Status.FAILED || takenOver)
+                && (cancel == null || cancel.status() == Status.FAILED);
         if (real && firstFailure == null) {
             firstFailure = upload;
         }
@@ -314,6 +320,21 @@ final class Batch {
     }
 
     /**
+     * Whether the batch may still act on the storage: always without a journal; with one, while the journal says this
+     * process owns it. Asked before each upload and delete; not under the lock (a journal may ask its database).
+     */
+    boolean owned() {
+        JournalRecord record = journal;
+        return record == null || record.owned();
+    }
+
+    /** Whether an object an upload of the batch stored is the batch's: see {@link JournalRecord#stored}. */
+    boolean owns(StoredObject stored) {
+        JournalRecord record = journal;
+        return record == null || record.stored(stored);
+    }
+
+    /**
      * Keeps what the batch stored, in the journal if there is one; on {@code uploadAll}'s caller, so that a journal
      * can write it in the caller's transaction.
      *
@@ -386,6 +407,16 @@ final class Batch {
         engine.dispatcher.run(effects -> stop(i -> new UploadTimeoutException(SafeText.label(i,
                 uploads[i].attachment.fileName()) + " did not finish within the batch timeout of "
                 + engine.config.batchTimeout()), Status.FAILED, engine.policy.rollsBackWhenStopped(), effects));
+    }
+
+    /**
+     * The journal took the batch over (this process was paused, or cut off from the journal's database): its calls in
+     * flight stop now, and what it stored is left to the journal, which removes it.
+     */
+    void takenOver() {
+        BatchTakenOverException reason = new BatchTakenOverException(event + " is no longer this process's: the"
+                + " upload journal took it over");
+        engine.dispatcher.run(effects -> stop(i -> reason, Status.FAILED, true, effects));
     }
 
     /** Stops the batch for the caller (its future was cancelled, its thread interrupted) and rolls it back. */

@@ -232,6 +232,9 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
             }
             throw closed;
         }
+        if (record != null) {
+            record.whenLost(batch);
+        }
         if (batch.callerRuns) {
             batch.drainOnCaller();
         }

@@ -1,5 +1,6 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
@@ -62,6 +63,13 @@ final class DeleteCall extends Call {
 
     @Override
     void call() {
+        if (!batch.owned()) {
+            // Another process removes the batch's objects now; this key may hold what another batch stored since.
+            answered(new BatchTakenOverException("did not delete " + SafeText.quote(key) + " (" + describe()
+                    + "): " + batch.event + " is no longer this process's; the upload journal removes what it"
+                    + " stored"));
+            return;
+        }
         // Once close() has stopped waiting, the timers are gone: the storage client's own timeouts bound the call.
         Runnable cancelTimeout = engine.stopping ? () -> { } : engine.timeouts.schedule(
                 engine.config.stopTimeout().toNanos(), () -> cancel(new UploadTimeoutException("deleting "

@@ -1,5 +1,6 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadJournal;
@@ -60,6 +61,41 @@ final class JournalRecord {
     }
 
     /**
+     * Whether this process still owns the batch ({@link UploadJournal.Entry#owned()}); a journal that fails to say
+     * counts as a no: acting on a batch that may be another process's is what must not happen.
+     */
+    boolean owned() {
+        try {
+            return entry.owned();
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("uploader '{}': the upload journal could not say whether {} is still this process's, so"
+                    + " it acts on it no more: {}", event.uploaderName(), event, SafeText.describe(e));
+            return false;
+        }
+    }
+
+    /** Whether {@code stored} is the batch's to keep or delete ({@link UploadJournal.Entry#stored}); see {@link #owned}. */
+    boolean stored(StoredObject stored) {
+        try {
+            return entry.stored(stored);
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("uploader '{}': the upload journal could not take {} of {}; the journal's recovery removes"
+                    + " it: {}", event.uploaderName(), SafeText.quote(stored.key()), event, SafeText.describe(e));
+            return false;
+        }
+    }
+
+    /** Stops {@code batch}'s calls in flight once the journal takes it over ({@link UploadJournal.Entry#whenLost}). */
+    void whenLost(Batch batch) {
+        try {
+            entry.whenLost(batch::takenOver);
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("uploader '{}': the upload journal could not watch {}; it is still checked before each"
+                    + " call: {}", event.uploaderName(), event, SafeText.describe(e));
+        }
+    }
+
+    /**
      * Tells the journal the batch keeps nothing: with a {@code failure} (a delete given up, or the batch never started
      * after all), the journal removes its keys itself. Never throws: the journal's lease covers a failure.
      */
@@ -67,8 +103,10 @@ final class JournalRecord {
         try {
             entry.settled(failure == null);
         } catch (RuntimeException e) {
-            Engine.LOG.error("uploader '{}': could not settle {} in the upload journal; the journal removes its keys"
-                    + " when its lease ends: {}", event.uploaderName(), event, SafeText.describe(e));
+            // Nothing for an operator to do: the journal's recovery removes the batch's keys (when its lease ends, or
+            // when this instance is taken for dead), whatever happened to this call.
+            Engine.LOG.warn("uploader '{}': could not settle {} in the upload journal; the journal's recovery removes"
+                    + " its keys: {}", event.uploaderName(), event, SafeText.describe(e));
         }
     }
 }

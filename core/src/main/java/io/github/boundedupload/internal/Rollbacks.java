@@ -1,5 +1,6 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
@@ -84,7 +85,8 @@ final class Rollbacks {
             pending--;
             batch.background--;
             batch.settlement.deleted(call.upload, call.stored, effects);
-        } else if (!engine.stopping && System.nanoTime() < call.deadline) {
+        } else if (!engine.stopping && System.nanoTime() < call.deadline
+                && !(failure instanceof BatchTakenOverException)) {
             batch.settlement.stillDeleting(call.upload, failure, call.awaited);
             retryLater(call, failure, effects);
         } else {
@@ -148,11 +150,16 @@ final class Rollbacks {
         UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
         boolean closed = engine.stopping;
+        boolean takenOver = failure instanceof BatchTakenOverException;
         effects.add(() -> {
-            Engine.LOG.error("uploader '{}': gave up deleting {} ({} of {}) after {} tries{}; the storage may still"
-                    + " hold what it stored there, and something else must remove it: {}", engine.name,
-                    SafeText.quote(call.key), call.describe(), batch, call.tries, closed ? " (the uploader closed)"
-                            : " (rollback deadline passed)", SafeText.describe(failure));
+            if (takenOver) {
+                Engine.LOG.warn("uploader '{}': {}", engine.name, failure.getMessage());
+            } else {
+                Engine.LOG.error("uploader '{}': gave up deleting {} ({} of {}) after {} tries{}; the storage may still"
+                        + " hold what it stored there, and something else must remove it: {}", engine.name,
+                        SafeText.quote(call.key), call.describe(), batch, call.tries, closed
+                                ? " (the uploader closed)" : " (rollback deadline passed)", SafeText.describe(failure));
+            }
             InContext.run(batch.context, () -> {
                 batch.listener.rollbackAbandoned(event, failure);
                 if (stored != null) {

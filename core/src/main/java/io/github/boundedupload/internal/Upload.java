@@ -1,6 +1,7 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
@@ -119,7 +120,14 @@ final class Upload extends Call {
                 .cancellation(attempt.signal())
                 .build();
         timeoutAt = started + uploadTimeout.toNanos(); // watched by the Sweep
-        engine.storage.upload(request, attempt, () -> batch.listener.uploadStarted(event, queuedFor), this::onAnswer);
+        engine.storage.upload(request, attempt, () -> {
+            batch.listener.uploadStarted(event, queuedFor);
+            // Last, right before the storage is called: nothing of this process's runs between the check and the call.
+            if (!batch.owned()) {
+                throw new BatchTakenOverException(describe() + " was not uploaded: " + batch.event + " is no longer"
+                        + " this process's (the upload journal took it over)");
+            }
+        }, this::onAnswer);
     }
 
     /**
@@ -138,10 +146,15 @@ final class Upload extends Call {
     /** The storage answered (or the call never ran): report the attachment, then hand its result to the batch. */
     private void answered(@Nullable StoredObject stored, @Nullable Throwable failure) {
         if (!claimEnd()) {
+            // Outside the lock: a journal may ask its database. An object stored after the batch was taken over is
+            // the journal's to take back; this process must not delete it (its key may hold another's object).
+            boolean ours = stored == null || batch.owns(stored);
             engine.dispatcher.run(effects -> {
                 returnedLate(effects);
                 // Reported failed when it was given up on: whatever it stored now must go, whatever the policy.
-                engine.rollbacks.start(this, stored, false, effects);
+                if (ours) {
+                    engine.rollbacks.start(this, stored, false, effects);
+                }
                 batch.checkSettled(effects);
             });
             return;
@@ -216,7 +229,10 @@ final class Upload extends Call {
     private UploadResult outcome(@Nullable StoredObject stored, @Nullable Throwable failure,
             Attempt.@Nullable Cancel cancelled) {
         if (failure == null && stored != null) {
-            return UploadResult.stored(index, attachment, stored);
+            UploadResult result = UploadResult.stored(index, attachment, stored);
+            return batch.owns(stored) ? result : result.possiblyStored(new BatchTakenOverException(describe()
+                    + " was stored after " + batch.event + " stopped being this process's; the upload journal removes"
+                    + " it"));
         }
         Throwable own = failure != null ? Causes.unwrap(failure)
                 : new IllegalStateException("the storage returned no result");

@@ -1,5 +1,6 @@
 package io.github.boundedupload.spi;
 
+import io.github.boundedupload.StoredObject;
 import java.time.Duration;
 import java.util.List;
 
@@ -53,5 +54,46 @@ public interface UploadJournal {
          *        the batch; otherwise it removes the keys itself, retrying until the storage confirms
          */
         void settled(boolean confirmed);
+
+        /**
+         * Whether this process still owns the batch: false once another process may have taken it over (the journal
+         * judged this one dead after it was paused or cut off, or the batch's lease ended), and then for good. The
+         * uploader asks before each upload and each delete of the batch, and takes neither step when it is false: the
+         * batch's objects are the journal's to remove then, and its keys may hold what another process stored since.
+         * Called on the uploader's threads (for a non-blocking storage, also on the threads that complete its
+         * futures), so it must be cheap when the answer is known: the default journal answers from memory, and asks
+         * its database only when it cannot tell otherwise. The default is true: a journal that hands no batch over.
+         *
+         * @return whether the batch is still this process's to act on
+         */
+        default boolean owned() {
+            return true;
+        }
+
+        /**
+         * An upload of the batch stored {@code object}. Returns whether the batch was still this process's when the
+         * storage answered ({@link #owned()}); when it was not, the object may have landed after another process
+         * removed the batch's objects, so nothing else would remove it: the journal removes it (unless its key holds
+         * what another batch stored since), and the uploader neither keeps nor deletes it. Called where
+         * {@link #owned()} is. The default returns {@link #owned()}.
+         *
+         * @param object what the storage reported stored
+         * @return whether the uploader may treat the object as the batch's
+         */
+        default boolean stored(StoredObject object) {
+            return owned();
+        }
+
+        /**
+         * Asks to run {@code action}, once, as soon as the journal learns that this process no longer owns the batch
+         * (at once if it knows already): the uploader stops the batch's calls in flight then, so that a multipart
+         * upload that began before a pause is aborted instead of completed after the batch was taken over. Called once,
+         * after {@link UploadJournal#begin}. The default does nothing: {@link #owned()} alone stops what has not
+         * started.
+         *
+         * @param action what to run; it does not throw, and may take the uploader's lock
+         */
+        default void whenLost(Runnable action) {
+        }
     }
 }
