@@ -200,7 +200,9 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
 
     /**
      * Starts deleting an object this uploader stored: in a bucket that keeps versions, exactly the version it stored
-     * (an object stored under the same key since stays); otherwise the key's object.
+     * (an object stored under the same key since stays); otherwise the key's object if it still has the ETag the
+     * upload got ({@code If-Match}: an object another writer stored there since stays), or, where the server does not
+     * implement conditional deletes, the key's object.
      *
      * @param stored what {@link #upload(UploadRequest)} completed with
      * @return completes when the object is gone, or exceptionally with an {@link S3UploadException}

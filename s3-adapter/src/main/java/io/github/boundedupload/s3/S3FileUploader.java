@@ -119,7 +119,9 @@ public final class S3FileUploader implements FileUploader {
 
     /**
      * Deletes an object this uploader stored: in a bucket that keeps versions, exactly the version it stored (an
-     * object stored under the same key since stays); otherwise the key's object.
+     * object stored under the same key since stays); otherwise the key's object if it still has the ETag the upload
+     * got ({@code If-Match}: an object another writer stored there since stays), or, where the server does not
+     * implement conditional deletes, the key's object.
      *
      * @param stored what {@link #upload(UploadRequest)} returned
      * @throws S3UploadException when S3 refuses or cannot be reached

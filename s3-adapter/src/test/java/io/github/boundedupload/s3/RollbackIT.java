@@ -17,6 +17,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.s3.Adapters.Kind;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
+import io.github.boundedupload.testsupport.S3Server;
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
 import io.github.boundedupload.testsupport.TestData;
@@ -257,6 +258,38 @@ class RollbackIT {
 
     @Test
     void aRollbackDeletesOnlyTheVersionItStoredInAVersionedBucket() throws Exception {
+        String key = "versioned/shared.txt";
+        try (TestBucket versioned = S3TestServices.get().createBucket("versioned")) {
+            S3TestServices.get().s3Client().putBucketVersioning(v -> v.bucket(versioned.name())
+                    .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
+            BatchFailedException failed = rolledBackAfterAnotherStored(versioned.name(), key);
+            assertThat(failed.result().results().get(0).status()).isEqualTo(Status.DELETED);
+            assertThat(versioned.read(key)).get().extracting(bytes -> new String(bytes, StandardCharsets.UTF_8))
+                    .isEqualTo("from B");
+        }
+    }
+
+    @Test
+    void aRollbackInABucketWithoutVersionsDeletesOnlyTheObjectItStoredWhereTheServerHonoursAConditionalDelete()
+            throws Exception {
+        String key = "unversioned/shared.txt";
+        S3Server server = S3TestServices.get().server();
+        BatchFailedException failed = rolledBackAfterAnotherStored(s3.bucket().name(), key);
+        assertThat(failed.result().results().get(0).status()).isEqualTo(Status.DELETED);
+        if (server.honoursConditionalDeletes()) {
+            assertThat(s3.bucket().read(key)).as("B's object, which replaced A's, on " + server.displayName())
+                    .get().extracting(bytes -> new String(bytes, StandardCharsets.UTF_8)).isEqualTo("from B");
+        } else {
+            // The server ignores nothing silently: it answers 501, and the adapter falls back to the key.
+            assertThat(s3.bucket().read(key)).as("the key, deleted whole on " + server.displayName()).isEmpty();
+        }
+    }
+
+    /**
+     * Two processes (two uploaders: they share no key locks) and one key: A stores its object, then B stores its own
+     * under the same key, then A's batch fails (its other attachment is refused) and rolls back.
+     */
+    private static BatchFailedException rolledBackAfterAnotherStored(String bucket, String key) throws Exception {
         CountDownLatch aStored = new CountDownLatch(1);
         CountDownLatch bStored = new CountDownLatch(1);
         UploadListener signal = new UploadListener() {
@@ -273,25 +306,16 @@ class RollbackIT {
             }
             throw new IOException("refused");
         }, 10));
-        String key = "versioned/shared.txt";
-        try (TestBucket versioned = S3TestServices.get().createBucket("versioned");
-                Adapters adapters = new Adapters(s3.proxy().endpoint(), versioned.name(), Adapters.smallParts());
-                // Two uploaders on one bucket: two processes, which share no key locks.
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), bucket, Adapters.smallParts());
                 ConcurrentAttachmentUploader a = adapters.uploader(Kind.BLOCKING, UploaderConfig.builder().name("a")
                         .listener(signal).build());
                 ConcurrentAttachmentUploader b = adapters.uploader(Kind.NON_BLOCKING, UploaderConfig.builder()
                         .name("b").build())) {
-            S3TestServices.get().s3Client().putBucketVersioning(v -> v.bucket(versioned.name())
-                    .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
             CompletableFuture<BatchResult> batchA = a.uploadAllAsync(List.of(text("a.txt", key, "from A"), bad));
             assertThat(aStored.await(1, TimeUnit.MINUTES)).isTrue();
             assertThat(b.uploadAll(List.of(text("b.txt", key, "from B"))).allStored()).isTrue();
             bStored.countDown();
-
-            BatchFailedException failed = failure(batchA);
-            assertThat(failed.result().results().get(0).status()).isEqualTo(Status.DELETED);
-            assertThat(versioned.read(key)).get().extracting(bytes -> new String(bytes, StandardCharsets.UTF_8))
-                    .isEqualTo("from B");
+            return failure(batchA);
         }
     }
 

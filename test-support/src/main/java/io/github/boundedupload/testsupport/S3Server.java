@@ -90,4 +90,14 @@ public enum S3Server {
     public boolean decodesEncodedWordsInMetadata() {
         return this == LOCALSTACK;
     }
+
+    /**
+     * Whether the server honours a delete conditional on the object's ETag ({@code If-Match} on DeleteObject), as S3
+     * does: versitygw does; LocalStack answers 501 Not Implemented (then the adapter deletes the key).
+     *
+     * @return whether it does
+     */
+    public boolean honoursConditionalDeletes() {
+        return this == VERSITYGW;
+    }
 }

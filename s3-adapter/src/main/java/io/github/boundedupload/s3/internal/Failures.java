@@ -49,6 +49,18 @@ public final class Failures {
         return t instanceof S3Exception && ((S3Exception) t).statusCode() == 404;
     }
 
+    /** S3 answered 412: a condition of the request (an ETag to match) did not hold. */
+    static boolean preconditionFailed(Throwable failure) {
+        Throwable t = Causes.unwrap(failure);
+        return t instanceof S3Exception && ((S3Exception) t).statusCode() == 412;
+    }
+
+    /** The server answered 501: it does not implement what the request asks (LocalStack: a conditional delete). */
+    static boolean notImplemented(Throwable failure) {
+        Throwable t = Causes.unwrap(failure);
+        return t instanceof S3Exception && ((S3Exception) t).statusCode() == 501;
+    }
+
     /** The exception for a failed upload, unless the failure already is one. */
     static S3UploadException upload(Settings settings, String key, String fileName, Throwable failure,
             boolean mayBeStored, @Nullable String note) {

@@ -11,8 +11,10 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 
 /**
  * Deleting what uploads left under a key, to undo them, for either client. Deleting a stored object deletes exactly
- * the version the upload stored where the bucket keeps versions, so that an object another writer stored under the
- * same key since stays. Deleting a key (what a failed upload may have left) deletes the object and aborts the
+ * the version the upload stored where the bucket keeps versions, and otherwise only if the key still holds that
+ * object (a delete conditional on its ETag, {@code If-Match}), so that an object another writer stored under the same
+ * key since stays; a server that does not implement conditional deletes (LocalStack answers 501) gets a plain delete of
+ * the key from then on. Deleting a key (what a failed upload may have left) deletes the object and aborts the
  * incomplete multipart uploads of exactly that key, whose parts would otherwise stay stored and billed.
  * Changes when what undoing an upload deletes changes.
  */
@@ -23,17 +25,37 @@ public final class Removal {
 
     private final Settings settings;
     private final S3Ops ops;
+    /** Whether the server honours If-Match on a delete, until it says it does not. */
+    private volatile boolean conditionalDeletes = true;
 
     public Removal(Settings settings, S3Ops ops) {
         this.settings = settings;
         this.ops = ops;
     }
 
-    /** The object an upload stored: its version when it has one, else the key's current object. */
+    /**
+     * The object an upload stored: its version when it has one; else the key's object if it still has the ETag the
+     * upload got (an object with another ETag replaced it: the upload's is gone already); else the key's object.
+     */
     public CompletableFuture<Void> object(StoredObject stored) {
         DeleteObjectRequest.Builder delete = DeleteObjectRequest.builder().bucket(settings.bucket())
                 .key(stored.key());
-        stored.versionId().ifPresent(delete::versionId);
+        String version = stored.versionId().orElse(null);
+        String eTag = stored.eTag().orElse(null);
+        if (version != null) {
+            delete.versionId(version);
+        } else if (eTag != null && conditionalDeletes) {
+            return ops.delete(delete.ifMatch(eTag).build()).handle((deleted, failure) -> {
+                if (failure == null || Failures.preconditionFailed(failure) || Failures.notFound(failure)) {
+                    return CompletableFuture.<Void>completedFuture(null); // gone, or replaced by another object
+                }
+                if (Failures.notImplemented(failure)) {
+                    conditionalDeletes = false;
+                    return object(stored);
+                }
+                return CompletableFuture.<Void>failedFuture(failure);
+            }).thenCompose(done -> done);
+        }
         return ops.delete(delete.build()).thenApply(deleted -> null);
     }
 
