@@ -11,6 +11,7 @@ import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.DeferredStore;
+import io.github.boundedupload.jdbc.internal.RunFence;
 import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
@@ -53,9 +54,18 @@ final class DeferredRun implements DeferredRuns.Runner {
         return failed.get();
     }
 
-    /** Uploads what is pending of a batch; throws to be tried again later. */
+    /**
+     * Uploads what is pending of a batch; throws to be tried again later. A run whose task was taken over (this
+     * instance was paused or cut off, and another runs the batch now) uploads nothing and fails nothing. What its
+     * uploads store is the journal's to judge: an attachment is recorded stored only when its journal batch was kept,
+     * which is true whoever's run it was, since it is the same key and the same bytes.
+     */
     @Override
-    public void run(String batchId) {
+    public void run(String batchId, RunFence fence) {
+        if (!fence.holds()) {
+            fence.notDone("did not upload deferred batch " + batchId);
+            return;
+        }
         List<DeferredStore.Row> pending = host.inOwnTransaction("read deferred batch " + batchId,
                 c -> DeferredStore.rows(c, batchId, true));
         if (pending.isEmpty()) {
@@ -77,7 +87,10 @@ final class DeferredRun implements DeferredRuns.Runner {
                     + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e));
             for (DeferredStore.Row row : host.inOwnTransaction("read deferred batch " + batchId,
                     c -> DeferredStore.rows(c, batchId, true))) {
-                end(row, DeferredAttachment.State.FAILED, reason);
+                if (!end(row, DeferredAttachment.State.FAILED, reason, fence)) {
+                    fence.notDone("did not record deferred batch " + batchId + " failed at its deadline");
+                    return;
+                }
             }
         }
     }
@@ -101,7 +114,7 @@ final class DeferredRun implements DeferredRuns.Runner {
         int notStored = 0;
         for (UploadResult upload : result.results()) {
             if (upload.isStored()) {
-                end(rows.get(upload.index()), DeferredAttachment.State.STORED, null);
+                end(rows.get(upload.index()), DeferredAttachment.State.STORED, null, null);
             } else {
                 notStored++;
                 if (firstFailure == null) {
@@ -115,12 +128,20 @@ final class DeferredRun implements DeferredRuns.Runner {
         }
     }
 
-    private void end(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason) {
+    /**
+     * Records an attachment's outcome once, and tells the listener. With a {@code fence}, only while the run still
+     * owns its task (in the same transaction): false when it does not.
+     */
+    private boolean end(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason,
+            @Nullable RunFence fence) {
         int ended = host.inOwnTransaction("record a deferred attachment " + state,
-                c -> DeferredStore.finish(c, row.batchId(), row.index(), state.name(), reason,
-                        System.currentTimeMillis()));
+                c -> fence != null && !fence.holds(c) ? -1 : DeferredStore.finish(c, row.batchId(), row.index(),
+                        state.name(), reason, System.currentTimeMillis()));
+        if (ended == -1) {
+            return false;
+        }
         if (ended != 1) {
-            return; // recorded by another try already: heard once
+            return true; // recorded by another try already: heard once
         }
         DeferredAttachment attachment = view(row, state, reason);
         try {
@@ -137,6 +158,7 @@ final class DeferredRun implements DeferredRuns.Runner {
         } catch (RuntimeException e) {
             LOG.warn("upload journal: a DeferredUploadListener threw: {}", SafeText.describe(e));
         }
+        return true;
     }
 
     static DeferredAttachment view(DeferredStore.Row row, DeferredAttachment.State state,

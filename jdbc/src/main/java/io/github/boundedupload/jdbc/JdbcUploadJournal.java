@@ -4,6 +4,7 @@ import io.github.boundedupload.UploadException;
 import io.github.boundedupload.jdbc.internal.BatchRecords;
 import io.github.boundedupload.jdbc.internal.Compensations;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
+import io.github.boundedupload.jdbc.internal.Liveness;
 import io.github.boundedupload.jdbc.internal.NamedConnection;
 import io.github.boundedupload.jdbc.internal.Store;
 import io.github.boundedupload.jdbc.internal.TaskHost;
@@ -58,8 +59,16 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     public static final Duration DEFAULT_KEEP_MARGIN = Duration.ofMinutes(1);
     /** How often expired leases and due compensations are looked for. */
     public static final Duration DEFAULT_POLLING_INTERVAL = Duration.ofSeconds(10);
-    /** How often an instance running a compensation says it is alive; 6 missed mean it died, and another resumes. */
+    /**
+     * How often an instance says it is alive: for its batches (see {@link #DEFAULT_LIVENESS_TIMEOUT}) and for each task
+     * it runs (6 missed mean it died, and another instance resumes the task).
+     */
     public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * How long an instance may send no heartbeat, by the database's clock, before it counts as dead: its batches are
+     * then removed by a live instance without waiting for their lease, and it acts on none of them any more.
+     */
+    public static final Duration DEFAULT_LIVENESS_TIMEOUT = Duration.ofMinutes(1);
     /** The pause after a compensation's first failed try; it doubles with each further failure. */
     public static final Duration DEFAULT_FIRST_RETRY_PAUSE = Duration.ofSeconds(1);
     /** The longest pause between two tries of a compensation. */
@@ -71,6 +80,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     /** Threads that run compensations on this instance. */
     public static final int DEFAULT_THREADS = 2;
     private final TaskHost host;
+    private final Liveness liveness;
     private final Compensations compensations;
     private final DeferredRuns deferredRuns;
     private final BatchRecords records;
@@ -84,12 +94,15 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         this.failingAfter = b.failingAfter;
         this.host = new TaskHost(b.dataSource, new TaskHost.Settings(owner, b.threads, b.pollingInterval,
                 b.heartbeatInterval, DEFAULT_DELETE_TIMEOUT.plusSeconds(10), b.createTables), JdbcUploadJournal.class);
+        this.liveness = new Liveness(host, owner, b.heartbeatInterval, b.livenessTimeout, host.fencing());
         this.compensations = new Compensations(host, b.remover, owner, b.firstRetryPause, b.maxRetryPause,
-                failingAfter);
+                failingAfter, b.heartbeatInterval);
         this.deferredRuns = new DeferredRuns(host, compensations, b.firstRetryPause, b.maxRetryPause);
-        this.records = new BatchRecords(host, compensations, transactions, owner, b.keepMargin);
+        this.records = new BatchRecords(host, compensations, liveness, transactions, owner, b.keepMargin,
+                b.heartbeatInterval);
         host.start(compensations, deferredRuns, () -> {
             deferredRuns.forgetFinished();
+            liveness.declareDead();
             compensations.recover();
         });
     }
@@ -171,7 +184,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
             Duration age = oldest == Long.MAX_VALUE ? null
                     : Duration.ofMillis(Math.max(0, System.currentTimeMillis() - oldest));
             return new JournalStatus(open + compensating, compensating, failing, age, failures,
-                    compensations.completed(), compensations.retried());
+                    compensations.completed(), compensations.retried(), host.fencing().count());
         });
     }
 
@@ -195,11 +208,16 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 
     /**
      * Stops running compensations on this instance, waiting for running ones up to the delete timeout plus 10 s; what
-     * is left is resumed by an instance that is alive. Close the uploader first.
+     * is left is resumed by an instance that is alive. Then ends this instance's session: a batch it still holds (a
+     * caller that never committed) is removed at the next recovery. Close the uploader first.
      */
     @Override
     public void close() {
-        host.close();
+        try {
+            host.close();
+        } finally {
+            liveness.close();
+        }
     }
 
     @Override
@@ -226,19 +244,20 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
      */
     public static final class Builder {
         private final DataSource dataSource;
-        private final Compensations.KeyRemover remover;
+        private final Compensations.Remover remover;
         private CallerTransaction transactions = CallerTransaction.named();
         private String instanceName = TaskHost.defaultInstanceName();
         private boolean createTables;
         private Duration keepMargin = DEFAULT_KEEP_MARGIN;
         private Duration pollingInterval = DEFAULT_POLLING_INTERVAL;
         private Duration heartbeatInterval = DEFAULT_HEARTBEAT_INTERVAL;
+        private Duration livenessTimeout = DEFAULT_LIVENESS_TIMEOUT;
         private Duration firstRetryPause = DEFAULT_FIRST_RETRY_PAUSE;
         private Duration maxRetryPause = DEFAULT_MAX_RETRY_PAUSE;
         private int failingAfter = DEFAULT_FAILING_AFTER;
         private int threads = DEFAULT_THREADS;
 
-        private Builder(DataSource dataSource, Compensations.KeyRemover remover) {
+        private Builder(DataSource dataSource, Compensations.Remover remover) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
             this.remover = remover;
         }
@@ -305,14 +324,29 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         }
 
         /**
-         * Sets how often a running compensation's instance says it is alive ({@link #DEFAULT_HEARTBEAT_INTERVAL});
-         * another instance resumes it after 6 missed.
+         * Sets how often this instance says it is alive ({@link #DEFAULT_HEARTBEAT_INTERVAL}): for its batches, and for
+         * each task it runs, which another instance resumes after 6 missed.
          *
          * @param interval a positive duration
          * @return this builder
          */
         public Builder heartbeatInterval(Duration interval) {
             this.heartbeatInterval = interval;
+            return this;
+        }
+
+        /**
+         * Sets how long this instance may send no heartbeat, by the database's clock, before the fleet counts it as
+         * dead ({@link #DEFAULT_LIVENESS_TIMEOUT}): then a live instance removes what its batches stored, without
+         * waiting for their lease, and this instance, should it come back, acts on none of them any more. At least
+         * three heartbeat intervals. Shorter recovers a crashed instance's objects sooner; longer tolerates longer
+         * pauses (garbage collection, a frozen VM, a slow database) before an instance's running batches are given up.
+         *
+         * @param timeout at least three heartbeat intervals
+         * @return this builder
+         */
+        public Builder livenessTimeout(Duration timeout) {
+            this.livenessTimeout = timeout;
             return this;
         }
 
@@ -365,6 +399,8 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
             require(!keepMargin.isNegative(), "keepMargin", "zero or more");
             require(positive(pollingInterval), "pollingInterval", "a positive duration");
             require(positive(heartbeatInterval), "heartbeatInterval", "a positive duration");
+            require(livenessTimeout.compareTo(heartbeatInterval.multipliedBy(3)) >= 0, "livenessTimeout",
+                    "at least three heartbeat intervals (" + heartbeatInterval.multipliedBy(3) + ")");
             require(positive(firstRetryPause) && maxRetryPause.compareTo(firstRetryPause) >= 0, "retryPauses",
                     "a positive first pause, and a longest pause at least as long");
             require(failingAfter >= 1, "failingAfter", "at least 1");

@@ -21,7 +21,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code bounded.upload.journal.compensations.failing}: compensations that failed {@code failingAfter} times
  *       in a row, and are still retried;</li>
  *   <li>{@code bounded.upload.journal.compensations.completed} and {@code ...compensations.retried}: counters of this
- *       instance.</li>
+ *       instance;</li>
+ *   <li>{@code bounded.upload.journal.fenced}: steps this instance did not take because another instance had taken its
+ *       work over (it was paused, or cut off from the database, for longer than the liveness timeout); each is logged
+ *       at WARN with what was not done.</li>
  * </ul>
  * Requires micrometer-core on the class path.
  */
@@ -96,6 +99,9 @@ public final class JournalMeters implements MeterBinder {
         FunctionCounter.builder("bounded.upload.journal.compensations.retried", journal,
                 j -> status.get().compensationsRetried())
                 .description("Failed compensation tries this instance scheduled again")
+                .tag("instance", journal.instanceName()).register(registry);
+        FunctionCounter.builder("bounded.upload.journal.fenced", journal, j -> status.get().fenced())
+                .description("Steps this instance did not take because another instance had taken its work over")
                 .tag("instance", journal.instanceName()).register(registry);
     }
 

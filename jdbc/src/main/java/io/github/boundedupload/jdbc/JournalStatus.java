@@ -16,10 +16,12 @@ import org.jspecify.annotations.Nullable;
  * @param failing the failing compensations, most tries first (at most 10): batch, uploader, tries and last failure
  * @param compensationsCompleted compensations this instance completed since it started
  * @param compensationsRetried failed compensation tries this instance scheduled again since it started
+ * @param fenced steps this instance did not take since it started, because another instance had taken its work over
+ *        (it was paused or cut off for longer than the liveness timeout); each is logged at WARN
  */
 public record JournalStatus(long unsettledBatches, long compensationsPending, long compensationsFailing,
         @Nullable Duration oldestUnsettledAge, List<String> failing, long compensationsCompleted,
-        long compensationsRetried) {
+        long compensationsRetried, long fenced) {
 
     /**
      * A status; {@code failing} is copied.
@@ -31,6 +33,7 @@ public record JournalStatus(long unsettledBatches, long compensationsPending, lo
      * @param failing the failing compensations, described
      * @param compensationsCompleted compensations completed here
      * @param compensationsRetried compensation tries retried here
+     * @param fenced steps not taken here, because the work was another instance's
      */
     public JournalStatus {
         failing = List.copyOf(failing);

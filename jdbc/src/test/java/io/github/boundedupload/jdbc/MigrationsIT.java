@@ -9,6 +9,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.local.LocalFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.testsupport.TestData;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,8 +51,8 @@ class MigrationsIT {
         Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
                 .table(JournalMigrations.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
         MigrateResult first = flyway.migrate();
-        assertThat(first.migrationsExecuted).isEqualTo(1);
-        assertThat(first.targetSchemaVersion).isEqualTo("1");
+        assertThat(first.migrationsExecuted).isEqualTo(2);
+        assertThat(first.targetSchemaVersion).isEqualTo("2");
         assertThat(flyway.migrate().migrationsExecuted).as("applied again").isZero();
         flyway.validate();
 
@@ -61,6 +62,48 @@ class MigrationsIT {
     @Test
     void theLiquibaseChangelogMakesTablesTheJournalRunsOn() throws Exception {
         DataSource database = Postgres.dataSource(Postgres.newDatabase("liquibase"));
+        applyChangelog(database);
+        runsOn(database, root);
+    }
+
+    /**
+     * A fleet in the middle of a rolling upgrade: instances of the journal's version 1 and 2 on one database. The
+     * schema is migrated from version 1 while a version-1 instance has a batch open (written as version 1 writes it:
+     * without a session), and that instance dies. The version-2 instances do not take that batch for one of a dead
+     * session (version 1 sends no heartbeats): it is removed when its lease ends, as version 1 promised; and they run
+     * on the migrated tables.
+     */
+    @Test
+    void aFleetInTheMiddleOfARollingUpgradeKeepsWorking() throws Exception {
+        DataSource database = Postgres.dataSource(Postgres.newDatabase("upgrade"));
+        Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).target("1").load().migrate();
+        String key = "old/left-by-version-1.txt";
+        LocalFileUploader storage = new LocalFileUploader(root);
+        storage.upload(UploadRequest.of(key, Attachment.of("left.txt", bytes("left"))));
+        long leaseUntil = System.currentTimeMillis() + 4_000;
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO bounded_upload_batch (id, uploader, owner, state, created_at, lease_until,"
+                    + " tries) VALUES ('version-1-batch', 'app', 'old-instance', 'OPEN', " + System.currentTimeMillis()
+                    + ", " + leaseUntil + ", 0)");
+            s.executeUpdate("INSERT INTO bounded_upload_key (key_hash, batch_id, object_key) VALUES ('"
+                    + TestData.sha256(key.getBytes(StandardCharsets.UTF_8)) + "', 'version-1-batch', '" + key + "')");
+        }
+        assertThat(Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load().migrate().migrationsExecuted).isEqualTo(1);
+
+        try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("version-2")
+                .createTables(false).pollingInterval(Duration.ofMillis(100)).heartbeatInterval(Duration.ofMillis(100))
+                .livenessTimeout(Duration.ofMillis(300)).build()) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !Files.exists(root.resolve(key)));
+            assertThat(System.currentTimeMillis()).as("removed once its lease ended, not before")
+                    .isGreaterThanOrEqualTo(leaseUntil);
+        }
+        runsOn(database, root);
+    }
+
+    static void applyChangelog(DataSource database) throws Exception {
         for (int run = 0; run < 2; run++) { // the second finds every change set applied
             try (Connection c = database.getConnection()) {
                 @SuppressWarnings("deprecation")
@@ -69,7 +112,6 @@ class MigrationsIT {
                 liquibase.update(new Contexts());
             }
         }
-        runsOn(database, root);
     }
 
     /** The journal, on tables it did not create: a kept batch, a batch nobody keeps, a deferred upload. */

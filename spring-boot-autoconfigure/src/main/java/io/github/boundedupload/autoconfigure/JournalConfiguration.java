@@ -80,6 +80,7 @@ class JournalConfiguration {
                 .createTables(settings.isCreateTables() && schema == null)
                 .keepMargin(settings.getKeepMargin())
                 .pollingInterval(settings.getPollingInterval())
+                .livenessTimeout(settings.getLivenessTimeout())
                 .failingAfter(settings.getFailingAfter())
                 .threads(settings.getThreads())
                 .retryPauses(settings.getFirstRetryPause(), settings.getMaxRetryPause());

@@ -38,6 +38,13 @@ public class JournalProperties {
     /** How often expired leases and due compensations are looked for. */
     private Duration pollingInterval = Duration.ofSeconds(10);
 
+    /**
+     * How long an instance may send no heartbeat, by the database's clock, before the fleet counts it as dead: a live
+     * instance then removes what its batches stored, without waiting for their lease, and the silent instance acts on
+     * none of them any more. At least three heartbeat intervals (10 s each).
+     */
+    private Duration livenessTimeout = Duration.ofMinutes(1);
+
     /** Tries in a row after which a compensation counts as failing (health details, meters); it is still retried. */
     private int failingAfter = 5;
 
@@ -90,6 +97,14 @@ public class JournalProperties {
 
     public void setPollingInterval(Duration pollingInterval) {
         this.pollingInterval = pollingInterval;
+    }
+
+    public Duration getLivenessTimeout() {
+        return livenessTimeout;
+    }
+
+    public void setLivenessTimeout(Duration livenessTimeout) {
+        this.livenessTimeout = livenessTimeout;
     }
 
     public int getFailingAfter() {

@@ -150,7 +150,8 @@ class JournalAutoConfigurationTests {
         new BoundedUploadRuntimeHints().registerHints(hints, getClass().getClassLoader());
         for (String script : List.of("flyway/postgresql/V1__bounded_upload_journal.sql",
                 "flyway/mysql/V1__bounded_upload_journal.sql", "flyway/h2/V1__bounded_upload_journal.sql",
-                "liquibase/bounded-upload-journal.xml")) {
+                "flyway/postgresql/V2__bounded_upload_liveness.sql", "flyway/mysql/V2__bounded_upload_liveness.sql",
+                "flyway/h2/V2__bounded_upload_liveness.sql", "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
             assertThat(org.springframework.aot.hint.predicate.RuntimeHintsPredicates.resource().forResource(resource)
@@ -176,7 +177,7 @@ class JournalAutoConfigurationTests {
             assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT ID FROM DATABASECHANGELOG"))
-                    .containsExactly("bounded-upload-journal-1-h2");
+                    .containsExactly("bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2");
             assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH").doesNotContain(
                     "BOUNDED_UPLOAD_SCHEMA_HISTORY");
         });
@@ -209,9 +210,11 @@ class JournalAutoConfigurationTests {
         @Bean
         DataSource dataSource() throws Exception {
             DataSource dataSource = new Database().dataSource();
-            try (var c = dataSource.getConnection(); var s = c.createStatement();
-                    var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/V1__bounded_upload_journal.sql")) {
-                s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));
+            for (String migration : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql")) {
+                try (var c = dataSource.getConnection(); var s = c.createStatement();
+                        var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/" + migration)) {
+                    s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));
+                }
             }
             return dataSource;
         }

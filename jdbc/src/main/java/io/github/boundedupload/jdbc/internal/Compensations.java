@@ -2,6 +2,7 @@ package io.github.boundedupload.jdbc.internal;
 
 import static io.github.boundedupload.jdbc.internal.TaskHost.LOG;
 
+import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Removing what a batch stored when nobody keeps it: a batch is claimed (its caller rolled back, a delete was given up,
@@ -29,41 +31,71 @@ public final class Compensations implements TaskHost.Task {
     private static final int PAGE = 100;
     private static final int MAX_PAGES = 10;
 
-    /** Deletes one key from the storage; throws when the storage does not confirm. */
-    @FunctionalInterface
-    public interface KeyRemover {
+    /** Deletes from the storage; throws when the storage does not confirm. */
+    public interface Remover {
         /**
-         * Deletes the key.
+         * Deletes what the storage holds under a key (and, on S3, the incomplete multipart uploads of that key).
          *
          * @param key the key
          * @throws Exception when the storage does not confirm
          */
-        void remove(String key) throws Exception;
+        void key(String key) throws Exception;
+
+        /**
+         * Deletes exactly an object an upload stored, where the storage can tell it from another under the same key
+         * (its version, or a delete conditional on its ETag).
+         *
+         * @param stored what the upload stored
+         * @throws Exception when the storage does not confirm
+         */
+        void object(StoredObject stored) throws Exception;
     }
 
     /** Deletes from a blocking storage. */
-    public static KeyRemover remover(FileUploader storage) {
-        return storage::delete;
-    }
+    public static Remover remover(FileUploader storage) {
+        return new Remover() {
+            @Override
+            public void key(String key) throws Exception {
+                storage.delete(key);
+            }
 
-    /** Deletes from a non-blocking storage, waiting for each delete at most {@code timeout}. */
-    public static KeyRemover remover(AsyncFileUploader storage, Duration timeout) {
-        return key -> {
-            CompletableFuture<Void> delete = storage.delete(key);
-            try {
-                delete.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                throw cause instanceof Exception ? (Exception) cause : e;
-            } catch (TimeoutException | InterruptedException e) {
-                delete.cancel(true);
-                throw e;
+            @Override
+            public void object(StoredObject stored) throws Exception {
+                storage.delete(stored);
             }
         };
     }
 
+    /** Deletes from a non-blocking storage, waiting for each delete at most {@code timeout}. */
+    public static Remover remover(AsyncFileUploader storage, Duration timeout) {
+        return new Remover() {
+            @Override
+            public void key(String key) throws Exception {
+                await(storage.delete(key), timeout);
+            }
+
+            @Override
+            public void object(StoredObject stored) throws Exception {
+                await(storage.delete(stored), timeout);
+            }
+        };
+    }
+
+    private static void await(CompletableFuture<Void> delete, Duration timeout) throws Exception {
+        try {
+            delete.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof Exception ? (Exception) cause : e;
+        } catch (TimeoutException | InterruptedException e) {
+            delete.cancel(true);
+            throw e;
+        }
+    }
+
     private final TaskHost host;
-    private final KeyRemover remover;
+    private final Remover remover;
+    private final Duration busyPause;
     private final String owner;
     private final Backoff backoff;
     private final int failingAfter;
@@ -71,14 +103,20 @@ public final class Compensations implements TaskHost.Task {
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
 
-    public Compensations(TaskHost host, KeyRemover remover, String owner, Duration firstRetryPause,
-            Duration maxRetryPause, int failingAfter) {
+    public Compensations(TaskHost host, Remover remover, String owner, Duration firstRetryPause,
+            Duration maxRetryPause, int failingAfter, Duration busyPause) {
         this.host = host;
         this.remover = remover;
+        this.busyPause = busyPause;
         this.owner = owner;
         this.backoff = new Backoff(firstRetryPause, maxRetryPause);
         this.maxRetryPause = maxRetryPause;
         this.failingAfter = failingAfter;
+    }
+
+    /** What deletes from the storage. */
+    Remover remover() {
+        return remover;
     }
 
     /** Compensations this instance completed. */
@@ -91,13 +129,16 @@ public final class Compensations implements TaskHost.Task {
         return retried.get();
     }
 
-    /** Keys a kept batch did not keep: moved to a batch of their own, removed at once. */
-    public void removeApart(List<String> keys, String uploader, String what) {
+    /**
+     * Keys a kept batch did not keep: moved to a batch of their own, removed at once. Only keys {@code fromBatch} still
+     * holds move: a key its batch lost (taken over, removed, and perhaps given to another batch since) stays where it is.
+     */
+    public void removeApart(List<String> keys, String uploader, String fromBatch, String what) {
         String id = UUID.randomUUID().toString();
         long now = System.currentTimeMillis();
         host.runInOwnTransaction("hand over what " + what + " did not keep", c -> {
-            Store.insertBatch(c, id, uploader, owner, Store.OPEN, now, now);
-            Store.moveKeys(c, keys, id);
+            Store.insertBatch(c, id, uploader, owner, null, Store.OPEN, now, now);
+            Store.moveKeys(c, keys, fromBatch, id);
         });
         claim(id);
     }
@@ -116,49 +157,88 @@ public final class Compensations implements TaskHost.Task {
                 host.triggerCheck();
             }
         } catch (RuntimeException e) {
-            LOG.warn("upload journal: could not start removing batch {} now; it is removed when its lease ends: {}",
-                    id, SafeText.describe(e));
+            LOG.warn("upload journal: could not claim batch {} now (its caller's transaction holds it, or the database"
+                    + " failed); the recovery claims it when its lease ends, or its instance stops beating: {}", id,
+                    SafeText.describe(e));
         }
     }
 
-    /** The recurring recovery: claims open batches whose lease ended. */
+    /**
+     * The recurring recovery: claims open batches whose lease ended, and open batches of instances declared dead
+     * ({@link Liveness#declareDead}), which do not wait for their lease.
+     */
     public void recover() {
+        claimAll("find expired batches", c -> Store.expired(c, System.currentTimeMillis(), PAGE),
+                "was not settled before its lease ended (its process died, or its caller did not commit)");
+        claimAll("find batches of dead instances", c -> Store.ofDeadSessions(c, PAGE),
+                "was run by an instance that stopped sending heartbeats (it died, or was paused or cut off for longer"
+                        + " than the liveness timeout)");
+    }
+
+    private void claimAll(String what, TaskHost.InTransaction<List<String>> find, String why) {
         for (int page = 0; page < MAX_PAGES; page++) {
-            List<String> expired = host.inOwnTransaction("find expired batches",
-                    c -> Store.expired(c, System.currentTimeMillis(), PAGE));
-            for (String id : expired) {
-                LOG.info("upload journal: batch {} was not settled before its lease ended (its process died, or its"
-                        + " caller did not commit); removing what it stored", id);
+            List<String> found = host.inOwnTransaction(what, find);
+            for (String id : found) {
+                LOG.info("upload journal: batch {} {}; removing what it stored", id, why);
                 claim(id);
             }
-            if (expired.size() < PAGE) {
+            if (found.size() < PAGE) {
                 return;
             }
         }
     }
 
-    /** A compensation task: deletes every key of a claimed batch, then forgets it. Throws to be retried. */
+    /**
+     * A compensation task: deletes every key of a claimed batch, then forgets it. Each key is deleted while its row is
+     * locked and still the batch's ({@link Store#lockKey}): an earlier run of this compensation on an instance that was
+     * paused meanwhile, and comes back, finds the keys gone or locked and deletes nothing that another batch holds, or
+     * kept since. A key locked by such a run makes this run wait and try again, without counting a failure. Throws to be
+     * retried when the storage does not confirm.
+     */
     @Override
-    public void run(String id) {
+    public @Nullable Duration run(String id, RunFence fence) {
         Optional<List<String>> found = host.inOwnTransaction("read batch " + id, c -> Store.keysOf(c, id));
         if (found.isEmpty()) {
-            return; // removed already
+            return null; // removed already
         }
         List<String> keys = found.get();
         for (String key : keys) {
             try {
-                remover.remove(key);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
+                host.runInOwnTransaction("remove " + SafeText.quote(key) + " of batch " + id, c -> {
+                    if (Store.lockKey(c, key, id)) {
+                        removeHolding(key, id);
+                    }
+                });
+            } catch (RuntimeException e) {
+                if (!Store.isLockWait(e)) {
+                    throw e;
                 }
-                throw new UploadException("could not delete " + SafeText.quote(key) + " to undo batch " + id + ": "
-                        + SafeText.describe(e), e);
+                LOG.info("upload journal: another run of the compensation of batch {} holds {} (its instance is"
+                        + " paused or slow); trying again in {}", id, SafeText.quote(key), busyPause);
+                return busyPause;
             }
         }
-        host.runInOwnTransaction("forget batch " + id, c -> Store.delete(c, id));
-        completed.incrementAndGet();
-        LOG.info("upload journal: removed the {} keys of batch {}", keys.size(), id);
+        int forgotten = host.inOwnTransaction("forget batch " + id, c -> Store.delete(c, id));
+        if (forgotten == 1) {
+            completed.incrementAndGet();
+            LOG.info("upload journal: removed the {} keys of batch {}", keys.size(), id);
+        } else if (!fence.holds()) {
+            fence.notDone("a compensation of batch " + id + " found it removed by another run when it ended");
+        }
+        return null;
+    }
+
+    /** Deletes a key whose row {@code c}'s transaction holds locked. */
+    private void removeHolding(String key, String id) {
+        try {
+            remover.key(key);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UploadException("could not delete " + SafeText.quote(key) + " to undo batch " + id + ": "
+                    + SafeText.describe(e), e);
+        }
     }
 
     /** A compensation holds nothing while it runs: run again, it deletes the keys that are left. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The deferred-upload task: which uploader runs a staged batch on this instance (each registers its {@link Runner} by
@@ -25,8 +26,9 @@ public final class DeferredRuns implements TaskHost.Task {
          * Runs the batch.
          *
          * @param batchId the deferred batch
+         * @param fence what this run owns: it uploads nothing, and records no failure, once it no longer holds
          */
-        void run(String batchId);
+        void run(String batchId, RunFence fence);
     }
 
     /** How long the outcome of a finished attachment stays queryable. */
@@ -62,17 +64,18 @@ public final class DeferredRuns implements TaskHost.Task {
     }
 
     @Override
-    public void run(String batchId) {
+    public @Nullable Duration run(String batchId, RunFence fence) {
         String uploader = host.inOwnTransaction("read deferred batch " + batchId,
                 c -> DeferredStore.uploaderOf(c, batchId)).orElse(null);
         if (uploader == null) {
-            return; // forgotten
+            return null; // forgotten
         }
         Runner runner = byUploader.get(uploader);
         if (runner == null) {
             throw new UploadException("no DeferredUploads of uploader '" + uploader + "' runs on this instance", null);
         }
-        runner.run(batchId);
+        runner.run(batchId, fence);
+        return null;
     }
 
     @Override
@@ -88,8 +91,10 @@ public final class DeferredRuns implements TaskHost.Task {
     /**
      * The instance that uploaded this batch died: the journal batch its upload had begun (which holds the keys until
      * its lease ends, 31 minutes with the defaults) is removed now, so that the upload, run again at once, finds its
-     * keys free within seconds instead of waiting out a lease that nobody will settle. Only that instance's open
-     * batches of this batch's pending keys are claimed: nothing a live instance runs.
+     * keys free within seconds instead of waiting out a lease that nobody will settle. Only open batches of this
+     * batch's pending keys that no live instance runs are claimed (their session is no longer alive; or, from an
+     * instance older than the journal's version 2, they are the dead instance's): an instance that is only slow keeps
+     * its batch, and the upload runs again once that batch is settled.
      */
     @Override
     public void ownerDied(String batchId, String deadInstance) {

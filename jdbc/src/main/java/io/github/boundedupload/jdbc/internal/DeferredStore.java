@@ -122,6 +122,18 @@ public final class DeferredStore {
         }
     }
 
+    /** Whether a deferred attachment has been stored under {@code key} (and its outcome is still kept). */
+    public static boolean isStored(Connection c, String key) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM bounded_upload_deferred WHERE object_key = ?"
+                + " AND state = ?")) {
+            s.setString(1, key);
+            s.setString(2, STORED);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
+    }
+
     /** Ends a pending attachment (its content dropped): 1 when this call did. */
     public static int finish(Connection c, String batchId, int index, String state, @Nullable String failure,
             long now) throws SQLException {

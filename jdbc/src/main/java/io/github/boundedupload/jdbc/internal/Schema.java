@@ -21,7 +21,14 @@ import java.util.Objects;
 public final class Schema {
 
     /** The Flyway migrations of every database, in order; the Liquibase changelog runs the same files. */
-    public static final List<String> MIGRATIONS = List.of("V1__bounded_upload_journal.sql");
+    public static final List<String> MIGRATIONS = List.of("V1__bounded_upload_journal.sql",
+            "V2__bounded_upload_liveness.sql");
+    /**
+     * MySQL's "duplicate column name" and "duplicate key name": version 2's column or index is there already (MySQL 8
+     * has neither ADD COLUMN IF NOT EXISTS nor CREATE INDEX IF NOT EXISTS).
+     */
+    private static final int MYSQL_DUPLICATE_COLUMN = 1060;
+    private static final int MYSQL_DUPLICATE_INDEX = 1061;
 
     /** PostgreSQL's advisory lock key for creating the tables (any constant unlikely to be an application's). */
     private static final long POSTGRESQL_LOCK = 0x626f756e64656455L; // "boundedU"
@@ -35,6 +42,18 @@ public final class Schema {
         /** The directory of its Flyway migrations, beside {@code JdbcUploadJournal}. */
         public String migrations() {
             return "flyway/" + name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * The database's own clock now, in epoch milliseconds, as SQL: liveness is judged by one clock, the database's,
+         * whatever the instances' clocks say.
+         */
+        public String nowMillis() {
+            return switch (this) {
+                case POSTGRESQL -> "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000 AS BIGINT)";
+                case MYSQL -> "CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)";
+                case H2 -> "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT)";
+            };
         }
 
         /** How it is named in messages. */
@@ -83,7 +102,7 @@ public final class Schema {
             }
             try {
                 for (String sql : statements) {
-                    s.execute(sql);
+                    execute(s, sql, database);
                 }
                 c.commit();
             } finally {
@@ -96,6 +115,17 @@ public final class Schema {
             throw e;
         } finally {
             c.setAutoCommit(auto);
+        }
+    }
+
+    private static void execute(Statement s, String sql, Database database) throws SQLException {
+        try {
+            s.execute(sql);
+        } catch (SQLException e) {
+            if (database != Database.MYSQL || e.getErrorCode() != MYSQL_DUPLICATE_COLUMN
+                    && e.getErrorCode() != MYSQL_DUPLICATE_INDEX) {
+                throw e;
+            }
         }
     }
 

@@ -7,10 +7,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The journal's SQL, one method per statement, on a connection the caller owns (and commits). Portable across
@@ -25,6 +27,8 @@ public final class Store {
 
     /** How long a statement may wait for a row lock held by the caller's open transaction, in seconds. */
     private static final int LOCK_WAIT_SECONDS = 10;
+    /** How long a compensation waits for a key another run of it holds (a paused instance), in seconds. */
+    private static final int KEY_LOCK_WAIT_SECONDS = 2;
     private static final int MAX_FAILURE_TEXT = 1000;
 
     private Store() {
@@ -38,16 +42,21 @@ public final class Store {
     public record Failing(String batchId, String uploader, int tries, String lastFailure) {
     }
 
-    public static void insertBatch(Connection c, String id, String uploader, String owner, String state,
-            long createdAt, long leaseUntil) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO bounded_upload_batch (id, uploader, owner, state,"
-                + " created_at, lease_until, tries) VALUES (?, ?, ?, ?, ?, ?, 0)")) {
+    /**
+     * Inserts a batch; {@code session} is the session of the instance that runs it ({@link Liveness}), or null for a
+     * batch no live instance runs (it is claimed at once).
+     */
+    public static void insertBatch(Connection c, String id, String uploader, String owner, @Nullable String session,
+            String state, long createdAt, long leaseUntil) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO bounded_upload_batch (id, uploader, owner,"
+                + " session_id, state, created_at, lease_until, tries) VALUES (?, ?, ?, ?, ?, ?, ?, 0)")) {
             s.setString(1, id);
             s.setString(2, uploader);
             s.setString(3, owner);
-            s.setString(4, state);
-            s.setLong(5, createdAt);
-            s.setLong(6, leaseUntil);
+            s.setString(4, session);
+            s.setString(5, state);
+            s.setLong(6, createdAt);
+            s.setLong(7, leaseUntil);
             s.executeUpdate();
         }
     }
@@ -62,6 +71,26 @@ public final class Store {
                 s.addBatch();
             }
             s.executeBatch();
+        }
+    }
+
+    /** Whether the batch is there (in any state). */
+    public static boolean exists(Connection c, String id) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT 1 FROM bounded_upload_batch WHERE id = ?")) {
+            s.setString(1, id);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
+    }
+
+    /** The batch that holds {@code key}, or null when no unsettled batch does. */
+    public static @Nullable String holderOf(Connection c, String key) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT batch_id FROM bounded_upload_key WHERE key_hash = ?")) {
+            s.setString(1, hash(key));
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
         }
     }
 
@@ -80,16 +109,58 @@ public final class Store {
         return Optional.empty();
     }
 
-    /** Moves keys to another batch. */
-    public static void moveKeys(Connection c, List<String> keys, String toBatch) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("UPDATE bounded_upload_key SET batch_id = ? WHERE key_hash = ?")) {
+    /**
+     * Moves keys from one batch to another: only those {@code fromBatch} still holds, never a key another batch holds
+     * now (the batch may have been taken over, its keys removed and given to another).
+     */
+    public static void moveKeys(Connection c, List<String> keys, String fromBatch, String toBatch)
+            throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("UPDATE bounded_upload_key SET batch_id = ? WHERE key_hash = ?"
+                + " AND batch_id = ?")) {
             for (String key : keys) {
                 s.setString(1, toBatch);
                 s.setString(2, hash(key));
+                s.setString(3, fromBatch);
                 s.addBatch();
             }
             s.executeBatch();
         }
+    }
+
+    /**
+     * Locks a key for the rest of {@code c}'s transaction if {@code batchId} holds it: true then, false when the batch
+     * no longer holds it. A compensation deletes a key only while it holds this lock, so that no other run of it, and
+     * no new batch, can act on the key meanwhile, however long this process is paused in between. Waits for another
+     * holder at most {@value #KEY_LOCK_WAIT_SECONDS} s, then fails ({@link #isLockWait}).
+     */
+    public static boolean lockKey(Connection c, String key, String batchId) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT batch_id FROM bounded_upload_key WHERE key_hash = ?"
+                + " AND batch_id = ? FOR UPDATE")) {
+            s.setQueryTimeout(KEY_LOCK_WAIT_SECONDS);
+            s.setString(1, hash(key));
+            s.setString(2, batchId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        }
+    }
+
+    /** Whether the failure is a statement that waited too long for a lock. */
+    public static boolean isLockWait(@Nullable Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException) {
+                SQLException e = (SQLException) t;
+                String state = e.getSQLState();
+                if ("57014".equals(state) || "55P03".equals(state) || "HYT00".equals(state)
+                        || e.getErrorCode() == 1205) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -105,11 +176,11 @@ public final class Store {
         }
     }
 
-    /** Deletes a batch whatever its state (its keys go with it). */
-    public static void delete(Connection c, String id) throws SQLException {
+    /** Deletes a batch whatever its state (its keys go with it): 1 when it was there. */
+    public static int delete(Connection c, String id) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("DELETE FROM bounded_upload_batch WHERE id = ?")) {
             s.setString(1, id);
-            s.executeUpdate();
+            return s.executeUpdate();
         }
     }
 
@@ -145,15 +216,41 @@ public final class Store {
         }
     }
 
-    /** The open batches of {@code owner} that hold any of {@code keys}. */
+    /**
+     * Open batches whose session is no longer alive (declared dead, or ended), oldest lease first, at most
+     * {@code limit}. Batches of instances older than the journal's version 2 have no session: their lease decides.
+     */
+    public static List<String> ofDeadSessions(Connection c, int limit) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT b.id FROM bounded_upload_batch b WHERE b.state = ?"
+                + " AND b.session_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM bounded_upload_instance i"
+                + " WHERE i.session_id = b.session_id) ORDER BY b.lease_until")) {
+            s.setMaxRows(limit);
+            s.setString(1, OPEN);
+            List<String> ids = new ArrayList<>();
+            try (ResultSet rows = s.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+            }
+            return ids;
+        }
+    }
+
+    /**
+     * The open batches that hold any of {@code keys} and that no live instance runs any more: batches of a session
+     * that is no longer alive, or (from instances older than the journal's version 2, which have no session) of the
+     * instance {@code owner}, which died.
+     */
     public static List<String> openBatchesHolding(Connection c, String owner, List<String> keys) throws SQLException {
         List<String> ids = new ArrayList<>();
         try (PreparedStatement s = c.prepareStatement("SELECT b.id FROM bounded_upload_key k JOIN bounded_upload_batch b"
-                + " ON b.id = k.batch_id WHERE k.key_hash = ? AND b.owner = ? AND b.state = ?")) {
+                + " ON b.id = k.batch_id WHERE k.key_hash = ? AND b.state = ? AND (b.session_id IS NULL AND b.owner = ?"
+                + " OR b.session_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM bounded_upload_instance i"
+                + " WHERE i.session_id = b.session_id))")) {
             for (String key : keys) {
                 s.setString(1, hash(key));
-                s.setString(2, owner);
-                s.setString(3, OPEN);
+                s.setString(2, OPEN);
+                s.setString(3, owner);
                 try (ResultSet rows = s.executeQuery()) {
                     while (rows.next()) {
                         if (!ids.contains(rows.getString(1))) {

@@ -7,10 +7,14 @@ import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
+import com.github.kagkarlsson.scheduler.task.ExecutionContext;
 import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
-import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.DeadExecutionHandler;
+import com.github.kagkarlsson.scheduler.task.schedule.Schedule;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.support.SafeText;
@@ -21,6 +25,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -47,11 +52,16 @@ public final class TaskHost implements AutoCloseable {
     /** What a one-time task does with its id; it throws to be tried again later. */
     public interface Task {
         /**
-         * Runs the task.
+         * Runs the task. A run that finds, before a step that acts, that its execution is no longer its own (its
+         * instance was taken for dead, and another runs the task now) stops there, reports what it did not do, and
+         * returns: what happens to the execution is its new owner's.
          *
          * @param id the task instance's id
+         * @param fence what this run owns: ask it before each step that writes or deletes
+         * @return null when the task is done; else how long to wait before it runs again, without counting a failure
+         *         (what it needs is held by another run)
          */
-        void run(String id);
+        @Nullable Duration run(String id, RunFence fence);
 
         /**
          * A try failed: records it, and says when to try again.
@@ -118,6 +128,9 @@ public final class TaskHost implements AutoCloseable {
 
     private final DataSource dataSource;
     private final BoundDataSource bound;
+    private final Schema.Database database;
+    private final String instanceName;
+    private final Fencing fencing = new Fencing();
     private final OneTimeTask<Void> compensation;
     private final OneTimeTask<Void> deferred;
     private final Scheduler scheduler;
@@ -133,18 +146,11 @@ public final class TaskHost implements AutoCloseable {
     public TaskHost(DataSource dataSource, Settings settings, Class<?> schemaOwner) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.bound = new BoundDataSource(dataSource);
-        this.compensation = Tasks.oneTime(COMPENSATION)
-                .onFailure((complete, operations) -> retryLater(compensations, complete, operations))
-                .onDeadExecution((complete, operations) -> revive(compensations, complete, operations))
-                .execute((instance, context) -> task(compensations).run(instance.getId()));
-        this.deferred = Tasks.oneTime(DEFERRED)
-                .onFailure((complete, operations) -> retryLater(deferredUploads, complete, operations))
-                .onDeadExecution((complete, operations) -> revive(deferredUploads, complete, operations))
-                .execute((instance, context) -> task(deferredUploads).run(instance.getId()));
-        RecurringTask<Void> recover = Tasks.recurring(RECOVERY, FixedDelay.of(settings.pollingInterval()))
-                .onDeadExecution((complete, operations) -> revive(null, complete, operations))
-                .execute((instance, context) -> recovery.run());
-        Schema.Database database;
+        this.instanceName = settings.instanceName();
+        this.compensation = new JournalTask(COMPENSATION, () -> compensations);
+        this.deferred = new JournalTask(DEFERRED, () -> deferredUploads);
+        RecurringTask<Void> recover = new Recovery(FixedDelay.of(settings.pollingInterval()));
+        Schema.Database found;
         Connection c;
         try {
             c = dataSource.getConnection();
@@ -152,13 +158,13 @@ public final class TaskHost implements AutoCloseable {
             throw new UploadException("the upload journal could not reach its database: " + e.getMessage(), e);
         }
         try (c) {
-            database = Schema.detect(c);
+            found = Schema.detect(c);
             if (settings.createTables()) {
                 try {
                     Schema.create(c, schemaOwner);
                 } catch (SQLException e) {
                     throw new UploadException("the upload journal could not create its tables on "
-                            + database.displayName() + ": " + e.getMessage() + " (SQLState " + e.getSQLState() + ")",
+                            + found.displayName() + ": " + e.getMessage() + " (SQLState " + e.getSQLState() + ")",
                             e);
                 }
             }
@@ -166,6 +172,7 @@ public final class TaskHost implements AutoCloseable {
             throw new UploadException("the upload journal could not read which database it is on: "
                     + e.getMessage(), e);
         }
+        this.database = found;
         var builder = Scheduler.create(bound, compensation, deferred)
                 .startTasks(recover)
                 .tableName(TASK_TABLE)
@@ -195,16 +202,112 @@ public final class TaskHost implements AutoCloseable {
         scheduler.start();
     }
 
+    /** The database the journal is on. */
+    public Schema.Database database() {
+        return database;
+    }
+
+    /** What this instance did not do because its work had been taken over. */
+    public Fencing fencing() {
+        return fencing;
+    }
+
     private static Task task(@Nullable Task task) {
         return Objects.requireNonNull(task, "the journal's tasks run only once it started");
     }
 
+    /**
+     * One of the journal's one-time tasks on db-scheduler. A run that ends after its execution was taken over (its
+     * instance was paused past the dead-run timeout, and another instance revived it) neither completes nor reschedules
+     * it: db-scheduler's own handlers would fail on the changed version and log an ERROR that "indicates a bug"; here
+     * the stale run hears that the task is another instance's now, and says so.
+     */
+    private final class JournalTask extends OneTimeTask<Void> {
+        private final Supplier<@Nullable Task> task;
+
+        JournalTask(String name, Supplier<@Nullable Task> task) {
+            super(name, Void.class, (complete, operations) -> retryLater(task.get(), complete, operations, fencing),
+                    (complete, operations) -> revive(task.get(), complete, operations, fencing));
+            this.task = task;
+        }
+
+        @Override
+        public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
+            Execution execution = context.getExecution();
+            Duration later = task(task.get()).run(instance.getId(), new RunFence(TaskHost.this, execution));
+            return (complete, operations) -> {
+                try {
+                    if (later == null) {
+                        operations.remove();
+                    } else {
+                        operations.reschedule(complete, Instant.now().plus(later));
+                    }
+                } catch (ExecutionException e) {
+                    fencing.notDone(instanceName + "'s run of " + getName() + " " + instance.getId() + " ended after"
+                            + " another instance had taken the task over: it leaves the task to that instance");
+                }
+            };
+        }
+
+        @Override
+        public void executeOnce(TaskInstance<Void> instance, ExecutionContext context) {
+            throw new IllegalStateException("execute runs the task");
+        }
+    }
+
+    /**
+     * The recurring recovery, on one instance at a time. Like the one-time tasks, a run that ends after another
+     * instance revived the task (this one was paused) leaves it to that instance, quietly.
+     */
+    private final class Recovery extends RecurringTask<Void> {
+        private final Schedule schedule;
+
+        Recovery(Schedule schedule) {
+            super(RECOVERY, schedule, Void.class, (complete, operations) -> {
+                LOG.warn("upload journal: the recovery failed; it runs again in the next poll: {}", reason(complete));
+                reschedule(schedule, complete, operations, TaskHost.this.fencing);
+            });
+            this.schedule = schedule;
+        }
+
+        @Override
+        public DeadExecutionHandler<Void> getDeadExecutionHandler() {
+            return (complete, operations) -> revive(null, complete, operations, fencing);
+        }
+
+        @Override
+        public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
+            recovery.run();
+            return (complete, operations) -> reschedule(schedule, complete, operations, fencing);
+        }
+
+        @Override
+        public void executeRecurringly(TaskInstance<Void> instance, ExecutionContext context) {
+            throw new IllegalStateException("execute runs the recovery");
+        }
+
+        private static void reschedule(Schedule schedule, ExecutionComplete complete,
+                ExecutionOperations<Void> operations, Fencing fencing) {
+            try {
+                operations.reschedule(complete, schedule.getNextExecutionTime(complete));
+            } catch (ExecutionException e) {
+                fencing.notDone("a run of the recovery ended after another instance had taken it over: it leaves the"
+                        + " recovery to that instance");
+            }
+        }
+    }
+
     private static void retryLater(@Nullable Task task, ExecutionComplete complete,
-            ExecutionOperations<Void> operations) {
+            ExecutionOperations<Void> operations, Fencing fencing) {
         String id = complete.getExecution().taskInstance.getId();
         int tries = complete.getExecution().consecutiveFailures + 1;
         Duration pause = task(task).failed(id, tries, reason(complete));
-        operations.reschedule(complete, complete.getTimeDone().plus(pause));
+        try {
+            operations.reschedule(complete, complete.getTimeDone().plus(pause));
+        } catch (ExecutionException e) {
+            fencing.notDone("a failed run of " + complete.getExecution().taskInstance.getTaskName() + " " + id
+                    + " ended after another instance had taken the task over: it does not schedule it again");
+        }
     }
 
     /**
@@ -214,7 +317,8 @@ public final class TaskHost implements AutoCloseable {
      * db-scheduler logs it as an ERROR that "indicates a bug"; here the second instance hears that it was revived
      * already, which is what happened.
      */
-    private static void revive(@Nullable Task task, ExecutionComplete complete, ExecutionOperations<Void> operations) {
+    private static void revive(@Nullable Task task, ExecutionComplete complete, ExecutionOperations<Void> operations,
+            Fencing fencing) {
         Execution execution = complete.getExecution();
         String id = execution.taskInstance.getId();
         String dead = String.valueOf(execution.pickedBy);

@@ -1,0 +1,15 @@
+-- bounded-upload's journal on H2, version 2: which live instance runs each batch. A Flyway migration (location
+-- classpath:io/github/boundedupload/jdbc/flyway/h2), the SQL of the Liquibase changelog, and what
+-- JdbcUploadJournal.Builder.createTables(true) runs after version 1; see flyway/postgresql/V2__bounded_upload_liveness.sql
+-- for what each part holds.
+
+ALTER TABLE bounded_upload_batch ADD COLUMN IF NOT EXISTS session_id VARCHAR(36);
+
+CREATE TABLE IF NOT EXISTS bounded_upload_instance (
+  session_id VARCHAR(36)  NOT NULL PRIMARY KEY,
+  name       VARCHAR(200) NOT NULL,
+  started_at BIGINT       NOT NULL,
+  beat_at    BIGINT       NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS bounded_upload_deferred_key_idx ON bounded_upload_deferred (object_key);
