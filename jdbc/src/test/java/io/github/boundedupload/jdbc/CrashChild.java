@@ -10,7 +10,6 @@ import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -18,9 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import javax.sql.DataSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -39,14 +35,11 @@ public final class CrashChild {
 
     public static void main(String[] args) throws Exception {
         String url = args[0];
-        URI endpoint = URI.create(args[1]);
         String bucket = args[5];
         int batches = Integer.parseInt(args[6]);
         Random random = new Random(Long.parseLong(args[7]));
         DataSource database = Postgres.dataSource(url);
-        S3Client s3 = S3Client.builder().endpointOverride(endpoint).forcePathStyle(true).region(Region.of(args[4]))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(args[2], args[3])))
-                .build();
+        S3Client s3 = ChildArgs.s3(args);
         S3FileUploader storage = S3FileUploader.builder(s3, bucket).options(S3UploadOptions.builder()
                 .multipartThreshold(6L * 1024 * 1024).partSize(5L * 1024 * 1024).build()).build();
         int[] current = new int[1];

@@ -3,15 +3,11 @@ package io.github.boundedupload.jdbc;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.s3.S3FileUploader;
-import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.Random;
 import javax.sql.DataSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -33,10 +29,7 @@ public final class DeferredChild {
         int products = Integer.parseInt(args[6]);
         long seed = Long.parseLong(args[7]);
         DataSource database = Postgres.dataSource(url);
-        S3Client s3 = S3Client.builder().endpointOverride(URI.create(args[1])).forcePathStyle(true)
-                .region(Region.of(args[4]))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(args[2], args[3])))
-                .build();
+        S3Client s3 = ChildArgs.s3(args);
         S3FileUploader storage = S3FileUploader.builder(s3, bucket).build();
         JdbcUploadJournal journal = CrashChild.journal(database, storage, "child-" + ProcessHandle.current().pid());
         ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,

@@ -261,6 +261,36 @@ public final class S3TestServices {
         }
     }
 
+    /**
+     * Creates a Toxiproxy proxy in front of another TCP service of this host (a database, say), listening on a free
+     * port; its {@link TestProxy#endpoint()} is {@code tcp://127.0.0.1:<port>}. Only with services on this host
+     * ({@code scripts/test-services.sh}, or given by environment variables): a Toxiproxy in a container cannot reach
+     * this host's loopback ports.
+     *
+     * @param hint a readable part of the proxy's name
+     * @param loopbackPort the port of the service on 127.0.0.1
+     * @return the proxy
+     * @throws IllegalStateException when Toxiproxy does not run on this host
+     */
+    public TestProxy createProxyTo(String hint, int loopbackPort) {
+        if (!(services instanceof HostServices)) {
+            throw new IllegalStateException("a proxy to a port of this host needs Toxiproxy on this host"
+                    + " (scripts/test-services.sh), not " + services.describe());
+        }
+        String name = "bounded-upload-" + hint.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + ProcessHandle.current().pid()
+                + "-" + proxyCount.incrementAndGet();
+        try {
+            Proxy proxy = services.toxiproxy().createProxy(name, "127.0.0.1:0", "127.0.0.1:" + loopbackPort);
+            TestProxy created = new TestProxy(proxy, URI.create("tcp://" + proxy.getListen()), () -> { },
+                    openProxies::remove);
+            openProxies.add(created);
+            return created;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create a Toxiproxy proxy to port " + loopbackPort + " ("
+                    + services.describe() + ")", e);
+        }
+    }
+
     private void shutdown() {
         for (TestProxy proxy : openProxies) {
             proxy.close();
