@@ -9,6 +9,7 @@ import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.jdbc.internal.BatchRecords;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.DeferredStore;
 import io.github.boundedupload.jdbc.internal.RunFence;
@@ -30,15 +31,17 @@ import org.jspecify.annotations.Nullable;
 final class DeferredRun implements DeferredRuns.Runner {
 
     private final TaskHost host;
+    private final BatchRecords records;
     private final ConcurrentAttachmentUploader uploader;
     private final Duration deadline;
     private final DeferredUploadListener listener;
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
-    DeferredRun(TaskHost host, ConcurrentAttachmentUploader uploader, Duration deadline,
+    DeferredRun(TaskHost host, BatchRecords records, ConcurrentAttachmentUploader uploader, Duration deadline,
             DeferredUploadListener listener) {
         this.host = host;
+        this.records = records;
         this.uploader = uploader;
         this.deadline = deadline;
         this.listener = listener;
@@ -87,7 +90,7 @@ final class DeferredRun implements DeferredRuns.Runner {
                     + (e instanceof UploadException ? e.getMessage() : SafeText.describe(e));
             for (DeferredStore.Row row : host.inOwnTransaction("read deferred batch " + batchId,
                     c -> DeferredStore.rows(c, batchId, true))) {
-                if (!end(row, DeferredAttachment.State.FAILED, reason, fence)) {
+                if (!fail(row, reason, fence)) {
                     fence.notDone("did not record deferred batch " + batchId + " failed at its deadline");
                     return;
                 }
@@ -104,45 +107,65 @@ final class DeferredRun implements DeferredRuns.Runner {
             DeferredStore.decode(row.metadata()).forEach(attachment::metadata);
             attachments.add(attachment.build());
         }
-        BatchResult result;
+        // Kept and recorded stored in one transaction: the keys are free again exactly when the attachments are
+        // recorded stored (BatchRecords.inDeferredRun).
+        List<DeferredStore.Row> recorded = new ArrayList<>();
+        List<UploadResult> notStored = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
         try {
-            result = uploader.uploadAll(attachments);
-        } catch (BatchFailedException e) {
-            result = e.result();
-        }
-        Throwable firstFailure = null;
-        int notStored = 0;
-        for (UploadResult upload : result.results()) {
-            if (upload.isStored()) {
-                end(rows.get(upload.index()), DeferredAttachment.State.STORED, null, null);
-            } else {
-                notStored++;
-                if (firstFailure == null) {
-                    firstFailure = upload.failure().orElse(null);
+            host.runInOwnTransaction("upload deferred batch " + rows.get(0).batchId(), c -> {
+                BatchResult result;
+                try {
+                    result = BatchRecords.inDeferredRun(c, kept, () -> uploader.uploadAll(attachments));
+                } catch (BatchFailedException e) {
+                    result = e.result();
                 }
-            }
+                long now = System.currentTimeMillis();
+                for (UploadResult upload : result.results()) {
+                    DeferredStore.Row row = rows.get(upload.index());
+                    if (!upload.isStored()) {
+                        notStored.add(upload);
+                    } else if (DeferredStore.finish(c, row.batchId(), row.index(),
+                            DeferredAttachment.State.STORED.name(), null, now) == 1) {
+                        recorded.add(row);
+                    } // else recorded by another try already: heard once
+                }
+            });
+        } catch (RuntimeException e) {
+            records.keptButRolledBack(kept);
+            throw e;
         }
-        if (notStored > 0) {
-            throw new UploadException(notStored + " of " + rows.size() + " deferred attachments were not stored"
-                    + (firstFailure == null ? "" : ": " + SafeText.describe(firstFailure)), firstFailure);
+        for (DeferredStore.Row row : recorded) {
+            heard(row, DeferredAttachment.State.STORED, null);
+        }
+        if (!notStored.isEmpty()) {
+            Throwable firstFailure = notStored.get(0).failure().orElse(null);
+            throw new UploadException(notStored.size() + " of " + rows.size() + " deferred attachments were not"
+                    + " stored" + (firstFailure == null ? "" : ": " + SafeText.describe(firstFailure)),
+                    firstFailure);
         }
     }
 
     /**
-     * Records an attachment's outcome once, and tells the listener. With a {@code fence}, only while the run still
-     * owns its task (in the same transaction): false when it does not.
+     * Records an attachment failed once, and tells the listener; only while the run still owns its task (checked in
+     * the same transaction): false when it does not.
      */
-    private boolean end(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason,
-            @Nullable RunFence fence) {
+    private boolean fail(DeferredStore.Row row, String reason, RunFence fence) {
+        DeferredAttachment.State state = DeferredAttachment.State.FAILED;
         int ended = host.inOwnTransaction("record a deferred attachment " + state,
-                c -> fence != null && !fence.holds(c) ? -1 : DeferredStore.finish(c, row.batchId(), row.index(),
-                        state.name(), reason, System.currentTimeMillis()));
+                c -> !fence.holds(c) ? -1 : DeferredStore.finish(c, row.batchId(), row.index(), state.name(), reason,
+                        System.currentTimeMillis()));
         if (ended == -1) {
             return false;
         }
-        if (ended != 1) {
-            return true; // recorded by another try already: heard once
-        }
+        if (ended == 1) {
+            heard(row, state, reason);
+        } // else recorded by another try already: heard once
+        return true;
+    }
+
+    /** Tells the listener an outcome this run recorded (once, after its commit). */
+    private void heard(DeferredStore.Row row, DeferredAttachment.State state, @Nullable String reason) {
         DeferredAttachment attachment = view(row, state, reason);
         try {
             if (state == DeferredAttachment.State.STORED) {
@@ -158,7 +181,6 @@ final class DeferredRun implements DeferredRuns.Runner {
         } catch (RuntimeException e) {
             LOG.warn("upload journal: a DeferredUploadListener threw: {}", SafeText.describe(e));
         }
-        return true;
     }
 
     static DeferredAttachment view(DeferredStore.Row row, DeferredAttachment.State state,

@@ -76,7 +76,7 @@ public final class DeferredUploads {
         this.maxStagedBytes = b.maxStagedBytes;
         this.maxStagedAttachments = b.maxStagedAttachments;
         this.deadline = b.deadline;
-        this.run = new DeferredRun(journal.host(), uploader, deadline, b.listener);
+        this.run = new DeferredRun(journal.host(), journal.records(), uploader, deadline, b.listener);
         journal.deferredRuns().register(uploader.name(), run);
     }
 

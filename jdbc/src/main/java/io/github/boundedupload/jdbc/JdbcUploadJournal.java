@@ -235,6 +235,10 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         return deferredRuns;
     }
 
+    BatchRecords records() {
+        return records;
+    }
+
     CallerTransaction callerTransaction() {
         return transactions;
     }

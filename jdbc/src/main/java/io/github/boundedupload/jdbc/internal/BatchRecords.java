@@ -15,11 +15,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,6 +50,37 @@ public final class BatchRecords {
     private final Duration heartbeat;
     /** Entries whose batch runs, or may still write, on this instance. */
     private final Set<Entry> running = ConcurrentHashMap.newKeySet();
+    /** The transaction of the deferred run on this thread, and the batches kept in it: see {@link #inDeferredRun}. */
+    private static final ThreadLocal<@Nullable DeferredRunTransaction> DEFERRED_RUN = new ThreadLocal<>();
+
+    /** A deferred run's own transaction, and the batches the uploader kept in it. */
+    private record DeferredRunTransaction(Connection connection, List<String> kept) {
+    }
+
+    /**
+     * Runs a deferred upload's {@code uploadAll} so that the batches it keeps are kept in {@code connection}'s
+     * transaction, in which the run then records its attachments stored: a batch's keys are free again exactly when
+     * its attachments are recorded stored, never in between (an instance taking them back in between would remove
+     * what was stored). And a batch begun by it is refused a key a deferred attachment is recorded stored under: a run
+     * that another instance took over, and that comes back, uploads nothing. If the transaction rolls back, the
+     * batches kept in it go to {@link #keptButRolledBack}.
+     *
+     * @param kept where the ids of the batches kept in the transaction are added
+     */
+    public static <T> T inDeferredRun(Connection connection, List<String> kept, Supplier<T> work) {
+        DeferredRunTransaction before = DEFERRED_RUN.get();
+        DEFERRED_RUN.set(new DeferredRunTransaction(connection, kept));
+        try {
+            return work.get();
+        } finally {
+            DEFERRED_RUN.set(before);
+        }
+    }
+
+    /** The transaction of a deferred run rolled back: the batches kept in it are not kept, and are removed now. */
+    public void keptButRolledBack(List<String> kept) {
+        kept.forEach(compensations::claim);
+    }
 
     public BatchRecords(TaskHost host, Compensations compensations, Liveness liveness,
             CallerTransaction transactions, String owner, Duration keepMargin, Duration heartbeat) {
@@ -73,11 +106,18 @@ public final class BatchRecords {
         String session = liveness.session();
         long now = System.currentTimeMillis();
         long runUntil = now + maxRunTime.toMillis();
+        boolean deferredRun = DEFERRED_RUN.get() != null;
         host.runInOwnTransaction("record " + batch, c -> {
             try {
                 Store.insertBatch(c, id, batch.uploaderName(), owner, session, Store.OPEN, now,
                         runUntil + keepMargin.toMillis());
                 Store.insertKeys(c, id, keys);
+                Optional<String> stored = deferredRun ? DeferredStore.storedAmong(c, keys) : Optional.empty();
+                if (stored.isPresent()) {
+                    c.rollback();
+                    throw new UploadException("key " + SafeText.quote(stored.get()) + " belongs to a deferred"
+                            + " attachment that is stored already (another instance ran its upload)", null);
+                }
             } catch (SQLException e) {
                 if (!Store.isDuplicate(e)) {
                     throw e;
@@ -305,7 +345,8 @@ public final class BatchRecords {
             if (!rest.isEmpty()) {
                 compensations.removeApart(rest, batch.uploaderName(), id, batch.toString());
             }
-            Connection caller = transactions.current();
+            DeferredRunTransaction deferredRun = DEFERRED_RUN.get();
+            Connection caller = deferredRun != null ? deferredRun.connection() : transactions.current();
             int forgotten;
             if (caller != null) {
                 try {
@@ -314,7 +355,9 @@ public final class BatchRecords {
                     throw new UploadException("could not keep " + batch + " in the caller's transaction: "
                             + e.getMessage(), e);
                 }
-                if (forgotten == 1) {
+                if (forgotten == 1 && deferredRun != null) {
+                    deferredRun.kept().add(id);
+                } else if (forgotten == 1) {
                     transactions.afterRollback(() -> compensations.claim(id));
                 }
             } else {

@@ -134,6 +134,16 @@ public final class DeferredStore {
         }
     }
 
+    /** The first of {@code keys} a deferred attachment is recorded stored under, if any. */
+    public static Optional<String> storedAmong(Connection c, List<String> keys) throws SQLException {
+        for (String key : keys) {
+            if (isStored(c, key)) {
+                return Optional.of(key);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Ends a pending attachment (its content dropped): 1 when this call did. */
     public static int finish(Connection c, String batchId, int index, String state, @Nullable String failure,
             long now) throws SQLException {
