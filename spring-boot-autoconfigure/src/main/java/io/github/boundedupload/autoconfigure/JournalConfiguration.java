@@ -144,6 +144,8 @@ class JournalConfiguration {
                 journalDetails.put("compensationsPending", status.compensationsPending());
                 // Still retried; a health check that failed for them would restart instances that cannot help.
                 journalDetails.put("compensationsFailing", status.compensationsFailing());
+                // Steps this instance did not take because its work was another's: it was paused or cut off.
+                journalDetails.put("fenced", status.fenced());
                 if (!status.failing().isEmpty()) {
                     journalDetails.put("failing", status.failing());
                 }

@@ -206,7 +206,8 @@ public final class Liveness implements AutoCloseable {
     private Session register() {
         String id = UUID.randomUUID().toString();
         long sent = System.nanoTime();
-        host.runInOwnTransaction("register instance " + name, c -> {
+        host.runInOwnTransaction("register instance " + name + " (the journal's tables need its version-2"
+                + " migration, V2__bounded_upload_liveness.sql)", c -> {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO bounded_upload_instance (session_id, name,"
                     + " started_at, beat_at) VALUES (?, ?, ?, " + database.nowMillis() + ")")) {
                 s.setString(1, id);
