@@ -328,6 +328,12 @@ final class Batch {
         return record == null || record.owned();
     }
 
+    /** Whether an upload of the batch may write {@code key} now: see {@link JournalRecord#writing}. */
+    boolean writing(String key) {
+        JournalRecord record = journal;
+        return record == null || record.writing(key);
+    }
+
     /** Whether an object an upload of the batch stored is the batch's: see {@link JournalRecord#stored}. */
     boolean owns(StoredObject stored) {
         JournalRecord record = journal;

@@ -74,6 +74,17 @@ final class JournalRecord {
         }
     }
 
+    /** Whether an upload may write {@code key} now ({@link UploadJournal.Entry#writing}); see {@link #owned}. */
+    boolean writing(String key) {
+        try {
+            return entry.writing(key);
+        } catch (RuntimeException e) {
+            Engine.LOG.warn("uploader '{}': the upload journal could not say whether {} is still this process's, so"
+                    + " it writes no more of it: {}", event.uploaderName(), event, SafeText.describe(e));
+            return false;
+        }
+    }
+
     /** Whether {@code stored} is the batch's to keep or delete ({@link UploadJournal.Entry#stored}); see {@link #owned}. */
     boolean stored(StoredObject stored) {
         try {

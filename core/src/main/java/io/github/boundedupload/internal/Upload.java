@@ -123,7 +123,7 @@ final class Upload extends Call {
         engine.storage.upload(request, attempt, () -> {
             batch.listener.uploadStarted(event, queuedFor);
             // Last, right before the storage is called: nothing of this process's runs between the check and the call.
-            if (!batch.owned()) {
+            if (!batch.writing(key)) {
                 throw new BatchTakenOverException(describe() + " was not uploaded: " + batch.event + " is no longer"
                         + " this process's (the upload journal took it over)");
             }

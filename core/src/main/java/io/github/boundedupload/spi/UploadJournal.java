@@ -71,6 +71,20 @@ public interface UploadJournal {
         }
 
         /**
+         * Whether this process may start writing {@code key} now: {@link #owned()}, asked right before an upload of
+         * the key calls the storage. From a true answer on, the journal counts the key as possibly written, until the
+         * upload returns ({@link #stored}): should the batch be lost meanwhile, what the call still writes is the
+         * journal's to remove, and only such keys are (a key the batch never wrote may hold what another batch kept
+         * since). The default returns {@link #owned()}.
+         *
+         * @param key the key about to be written
+         * @return whether the upload may call the storage
+         */
+        default boolean writing(String key) {
+            return owned();
+        }
+
+        /**
          * An upload of the batch stored {@code object}. Returns whether the batch was still this process's when the
          * storage answered ({@link #owned()}); when it was not, the object may have landed after another process
          * removed the batch's objects, so nothing else would remove it: the journal removes it (unless its key holds

@@ -187,7 +187,7 @@ public final class FleetChild {
         try {
             UploadJournal.Entry entry = journal.begin(new BatchEvent(uploader, 1_000 + n, files.size()), keys,
                     Duration.ofMinutes(2));
-            for (int i = 0; i < files.size() && entry.owned(); i++) { // as the uploader does before each upload
+            for (int i = 0; i < files.size() && entry.writing(keys.get(i)); i++) { // as the uploader asks
                 storage.upload(UploadRequest.of(keys.get(i), files.get(i)));
             }
             entry.settled(false);

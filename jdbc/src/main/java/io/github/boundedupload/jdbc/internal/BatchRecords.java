@@ -32,9 +32,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>While it runs, the batch is this instance's only as long as its session is alive and its lease has not ended.
  * Once either fails (the instance was paused, or cut off from the database, and the fleet may have given the batch to
- * another instance), it is lost: the uploader stops its calls and starts no other, and the batch's keys are taken back
- * under a batch of this instance's current session, each key that no other batch holds and no deferred attachment was
- * stored under since. So what a call still in flight writes after the takeover (a PUT whose bytes were on their way, a
+ * another instance), it is lost: the uploader stops its calls and starts no other, and the keys its calls may still
+ * write (called, and not returned while the batch was owned) are taken back under a batch of this instance's current
+ * session, each key that no other batch holds and no deferred attachment was stored under since; a key the batch never
+ * wrote is left alone, since it may hold what another batch kept since. So what a call still in flight writes after the takeover (a PUT whose bytes were on their way, a
  * multipart upload begun just before the pause) has an owner again: it is removed once the batch's calls have ended,
  * or, if this instance dies first, by the instance that finds it dead. Changes when what the uploader asks of its
  * journal changes.
@@ -148,6 +149,8 @@ public final class BatchRecords {
         private boolean removedBack;
         private @Nullable String takenBack;
         private final Set<String> toTakeBack = new LinkedHashSet<>();
+        /** Keys whose upload called the storage and has not returned with an object while the batch was owned. */
+        private final Set<String> writing = new HashSet<>();
         private @Nullable Runnable whenLost;
 
         Entry(String id, String session, long runUntil, List<String> keys, BatchEvent batch) {
@@ -174,9 +177,31 @@ public final class BatchRecords {
         }
 
         @Override
+        public boolean writing(String key) {
+            if (!owned()) {
+                return false;
+            }
+            synchronized (this) {
+                if (lost) {
+                    return false;
+                }
+                writing.add(key);
+                return true;
+            }
+        }
+
+        @Override
         public boolean stored(StoredObject object) {
+            if (owned()) {
+                synchronized (this) {
+                    if (!lost) {
+                        writing.remove(object.key()); // landed while the batch was owned: the new owner removes it
+                        return true;
+                    }
+                }
+            }
             // Not the batch's if it was lost when the storage answered: the keys taken back cover it.
-            return owned();
+            return false;
         }
 
         @Override
@@ -203,7 +228,7 @@ public final class BatchRecords {
                     return;
                 }
                 lost = true;
-                toTakeBack.addAll(keys);
+                toTakeBack.addAll(writing); // only what the batch's calls may still write
                 stop = whenLost;
                 whenLost = null;
             }
