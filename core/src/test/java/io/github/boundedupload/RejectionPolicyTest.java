@@ -9,6 +9,7 @@ import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.fakes.Gate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +98,40 @@ class RejectionPolicyTest {
         assertThat(second.join().allStored()).isTrue();
         assertThat(first.join().allStored()).isTrue();
         assertThat(storage.objects).hasSize(7);
+    }
+
+    /**
+     * Regression test (issue "One writer for every piece of engine state"): the queue's count fell when a queued upload
+     * started, but nothing woke a batch waiting under BLOCK; it was admitted only when some batch finished or settled,
+     * or refused at its block timeout. Here the first batch goes on (its next upload holds the one permit) and never
+     * finishes while the second waits: it must be admitted as soon as its two places are free.
+     */
+    @Test
+    void blockAdmitsABatchAsSoonAsItsPlacesFreeNotOnlyWhenAnotherBatchEnds() throws Exception {
+        Semaphore passes = new Semaphore(0);
+        storage.behaviour = request -> {
+            if (request.metadata().get("batch").equals("first")) {
+                passes.acquire();
+            }
+        };
+        uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
+                .maxQueuedUploads(5).maxAttachmentsPerBatch(5)
+                .rejectionPolicy(RejectionPolicy.BLOCK).blockTimeout(Duration.ofMinutes(5)).build());
+        first = uploader.uploadAllAsync(Batches.of("first", 5));
+        await().until(() -> storage.inFlight.get() == 1);
+        CompletableFuture<CompletableFuture<BatchResult>> admitted = CompletableFuture.supplyAsync(
+                () -> uploader.uploadAllAsync(Batches.of("second", 2)));
+        await().during(Duration.ofMillis(200)).until(() -> !admitted.isDone()); // 4 queued + 2 > 5
+
+        passes.release(); // the first upload ends, the next one starts: 3 queued, and the second batch fits
+        await().atMost(Duration.ofSeconds(30)).until(admitted::isDone);
+
+        assertThat(first).isNotDone();
+        assertThat(uploader.stats().queuedUploads()).isEqualTo(5);
+        passes.release(100);
+        assertThat(admitted.join().join().allStored()).isTrue();
+        assertThat(first.join().allStored()).isTrue();
     }
 
     @Test

@@ -371,7 +371,10 @@ final class Dispatcher {
         }
     }
 
-    /** Under the lock: wakes whoever waits for queue space, a batch's end or quiet. */
+    /**
+     * Under the lock: wakes whoever waits for a batch's end or quiet. Queue space wakes them where the count falls
+     * ({@link #dispatch}, {@link #remove}, {@link #removeQueued}).
+     */
     void signalAll() {
         changed.signalAll();
     }
@@ -401,6 +404,7 @@ final class Dispatcher {
     /** Places given back without a start: uploads of a stopped batch, a delete tried again or given up. */
     void removeQueued(int places) {
         queued -= places;
+        changed.signalAll(); // queue space: a batch waiting under BLOCK may fit now
     }
 
     // ---- the queue and its permits ---------------------------------------------------------------------------------
@@ -442,6 +446,7 @@ final class Dispatcher {
             if (call.holdsQueuePlace) {
                 call.holdsQueuePlace = false;
                 queued--;
+                changed.signalAll(); // queue space: a batch waiting under BLOCK may fit now
             }
         }
     }
@@ -471,6 +476,7 @@ final class Dispatcher {
             if (call.holdsQueuePlace) {
                 call.holdsQueuePlace = false;
                 queued--;
+                changed.signalAll(); // queue space: a batch waiting under BLOCK may fit now
             }
             call.permit = true;
             link(call);
