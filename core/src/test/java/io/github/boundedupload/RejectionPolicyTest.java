@@ -25,9 +25,14 @@ class RejectionPolicyTest {
     private CompletableFuture<BatchResult> first;
 
     private void saturate(RejectionPolicy policy, Duration blockTimeout) {
+        saturate(policy, blockTimeout, gate::pass);
+    }
+
+    /** Saturates the uploader with the first batch, whose uploads each wait for {@code wait}. */
+    private void saturate(RejectionPolicy policy, Duration blockTimeout, Waiting wait) {
         storage.behaviour = request -> {
             if (request.metadata().get("batch").equals("first")) {
-                gate.pass();
+                wait.pass();
             }
         };
         uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
@@ -37,6 +42,12 @@ class RejectionPolicyTest {
         first = uploader.uploadAllAsync(Batches.of("first", 5));
         await().until(() -> storage.inFlight.get() == 1);
         assertThat(uploader.stats().queuedUploads()).isEqualTo(4);
+    }
+
+    /** What each upload of the first batch waits for. */
+    @FunctionalInterface
+    private interface Waiting {
+        void pass() throws InterruptedException;
     }
 
     @AfterEach
@@ -109,17 +120,7 @@ class RejectionPolicyTest {
     @Test
     void blockAdmitsABatchAsSoonAsItsPlacesFreeNotOnlyWhenAnotherBatchEnds() throws Exception {
         Semaphore passes = new Semaphore(0);
-        storage.behaviour = request -> {
-            if (request.metadata().get("batch").equals("first")) {
-                passes.acquire();
-            }
-        };
-        uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
-                .maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1)
-                .maxQueuedUploads(5).maxAttachmentsPerBatch(5)
-                .rejectionPolicy(RejectionPolicy.BLOCK).blockTimeout(Duration.ofMinutes(5)).build());
-        first = uploader.uploadAllAsync(Batches.of("first", 5));
-        await().until(() -> storage.inFlight.get() == 1);
+        saturate(RejectionPolicy.BLOCK, Duration.ofMinutes(5), passes::acquire);
         CompletableFuture<CompletableFuture<BatchResult>> admitted = CompletableFuture.supplyAsync(
                 () -> uploader.uploadAllAsync(Batches.of("second", 2)));
         await().during(Duration.ofMillis(200)).until(() -> !admitted.isDone()); // 4 queued + 2 > 5

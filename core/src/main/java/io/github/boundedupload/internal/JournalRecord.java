@@ -8,6 +8,7 @@ import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,33 +66,25 @@ final class JournalRecord {
      * counts as a no: acting on a batch that may be another process's is what must not happen.
      */
     boolean owned() {
-        try {
-            return entry.owned();
-        } catch (RuntimeException e) {
-            Engine.LOG.warn("uploader '{}': the upload journal could not say whether {} is still this process's, so"
-                    + " it acts on it no more: {}", event.uploaderName(), event, SafeText.describe(e));
-            return false;
-        }
+        return asks(entry::owned, "act on");
     }
 
     /** Whether an upload may write {@code key} now ({@link UploadJournal.Entry#writing}); see {@link #owned}. */
     boolean writing(String key) {
-        try {
-            return entry.writing(key);
-        } catch (RuntimeException e) {
-            Engine.LOG.warn("uploader '{}': the upload journal could not say whether {} is still this process's, so"
-                    + " it writes no more of it: {}", event.uploaderName(), event, SafeText.describe(e));
-            return false;
-        }
+        return asks(() -> entry.writing(key), "write " + SafeText.quote(key) + " of");
     }
 
     /** Whether {@code stored} is the batch's to keep or delete ({@link UploadJournal.Entry#stored}); see {@link #owned}. */
     boolean stored(StoredObject stored) {
+        return asks(() -> entry.stored(stored), "keep or delete " + SafeText.quote(stored.key()) + " of");
+    }
+
+    private boolean asks(BooleanSupplier question, String step) {
         try {
-            return entry.stored(stored);
+            return question.getAsBoolean();
         } catch (RuntimeException e) {
-            Engine.LOG.warn("uploader '{}': the upload journal could not take {} of {}; the journal's recovery removes"
-                    + " it: {}", event.uploaderName(), SafeText.quote(stored.key()), event, SafeText.describe(e));
+            Engine.LOG.warn("uploader '{}': the upload journal could not say whether this process may still {} {},"
+                    + " so it does not: {}", event.uploaderName(), step, event, SafeText.describe(e));
             return false;
         }
     }
