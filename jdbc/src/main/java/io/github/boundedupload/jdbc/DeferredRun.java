@@ -10,6 +10,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.jdbc.internal.BatchRecords;
+import io.github.boundedupload.jdbc.internal.DeferredRunTransaction;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.DeferredStore;
 import io.github.boundedupload.jdbc.internal.RunFence;
@@ -108,7 +109,7 @@ final class DeferredRun implements DeferredRuns.Runner {
             attachments.add(attachment.build());
         }
         // Kept and recorded stored in one transaction: the keys are free again exactly when the attachments are
-        // recorded stored (BatchRecords.inDeferredRun).
+        // recorded stored (DeferredRunTransaction).
         List<DeferredStore.Row> recorded = new ArrayList<>();
         List<UploadResult> notStored = new ArrayList<>();
         List<String> kept = new ArrayList<>();
@@ -116,7 +117,7 @@ final class DeferredRun implements DeferredRuns.Runner {
             host.runInOwnTransaction("upload deferred batch " + rows.get(0).batchId(), c -> {
                 BatchResult result;
                 try {
-                    result = BatchRecords.inDeferredRun(c, kept, () -> uploader.uploadAll(attachments));
+                    result = DeferredRunTransaction.run(c, kept, () -> uploader.uploadAll(attachments));
                 } catch (BatchFailedException e) {
                     result = e.result();
                 }

@@ -21,7 +21,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,33 +50,6 @@ public final class BatchRecords {
     private final Duration heartbeat;
     /** Entries whose batch runs, or may still write, on this instance. */
     private final Set<Entry> running = ConcurrentHashMap.newKeySet();
-    /** The transaction of the deferred run on this thread, and the batches kept in it: see {@link #inDeferredRun}. */
-    private static final ThreadLocal<@Nullable DeferredRunTransaction> DEFERRED_RUN = new ThreadLocal<>();
-
-    /** A deferred run's own transaction, and the batches the uploader kept in it. */
-    private record DeferredRunTransaction(Connection connection, List<String> kept) {
-    }
-
-    /**
-     * Runs a deferred upload's {@code uploadAll} so that the batches it keeps are kept in {@code connection}'s
-     * transaction, in which the run then records its attachments stored: a batch's keys are free again exactly when
-     * its attachments are recorded stored, never in between (an instance taking them back in between would remove
-     * what was stored). And a batch begun by it is refused a key a deferred attachment is recorded stored under: a run
-     * that another instance took over, and that comes back, uploads nothing. If the transaction rolls back, the
-     * batches kept in it go to {@link #keptButRolledBack}.
-     *
-     * @param kept where the ids of the batches kept in the transaction are added
-     */
-    public static <T> T inDeferredRun(Connection connection, List<String> kept, Supplier<T> work) {
-        DeferredRunTransaction before = DEFERRED_RUN.get();
-        DEFERRED_RUN.set(new DeferredRunTransaction(connection, kept));
-        try {
-            return work.get();
-        } finally {
-            DEFERRED_RUN.set(before);
-        }
-    }
-
     /** The transaction of a deferred run rolled back: the batches kept in it are not kept, and are removed now. */
     public void keptButRolledBack(List<String> kept) {
         kept.forEach(compensations::claim);
@@ -107,7 +79,7 @@ public final class BatchRecords {
         String session = liveness.session();
         long now = System.currentTimeMillis();
         long runUntil = now + maxRunTime.toMillis();
-        boolean deferredRun = DEFERRED_RUN.get() != null;
+        boolean deferredRun = DeferredRunTransaction.current() != null;
         host.runInOwnTransaction("record " + batch, c -> {
             try {
                 Store.insertBatch(c, id, batch.uploaderName(), owner, session, Store.OPEN, now,
@@ -370,7 +342,7 @@ public final class BatchRecords {
             if (!rest.isEmpty()) {
                 compensations.removeApart(rest, batch.uploaderName(), id, batch.toString());
             }
-            DeferredRunTransaction deferredRun = DEFERRED_RUN.get();
+            DeferredRunTransaction deferredRun = DeferredRunTransaction.current();
             Connection caller = deferredRun != null ? deferredRun.connection() : transactions.current();
             int forgotten;
             if (caller != null) {

@@ -2,19 +2,10 @@ package io.github.boundedupload.jdbc.internal;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
-import com.github.kagkarlsson.scheduler.exceptions.ExecutionException;
 import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
-import com.github.kagkarlsson.scheduler.task.Execution;
-import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
-import com.github.kagkarlsson.scheduler.task.CompletionHandler;
-import com.github.kagkarlsson.scheduler.task.ExecutionContext;
-import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
-import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
-import com.github.kagkarlsson.scheduler.task.DeadExecutionHandler;
-import com.github.kagkarlsson.scheduler.task.schedule.Schedule;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.support.SafeText;
@@ -25,7 +16,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -147,9 +137,10 @@ public final class TaskHost implements AutoCloseable {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.bound = new BoundDataSource(dataSource);
         this.instanceName = settings.instanceName();
-        this.compensation = new JournalTask(COMPENSATION, () -> compensations);
-        this.deferred = new JournalTask(DEFERRED, () -> deferredUploads);
-        RecurringTask<Void> recover = new Recovery(FixedDelay.of(settings.pollingInterval()));
+        this.compensation = new SchedulerTasks.OneTime(COMPENSATION, () -> compensations, this);
+        this.deferred = new SchedulerTasks.OneTime(DEFERRED, () -> deferredUploads, this);
+        RecurringTask<Void> recover = new SchedulerTasks.Recovery(RECOVERY, FixedDelay.of(settings.pollingInterval()),
+                () -> recovery, fencing);
         Schema.Database found;
         Connection c;
         try {
@@ -207,139 +198,16 @@ public final class TaskHost implements AutoCloseable {
         return database;
     }
 
+    /** The name this instance runs tasks under. */
+    String instanceName() {
+        return instanceName;
+    }
+
     /** What this instance did not do because its work had been taken over. */
     public Fencing fencing() {
         return fencing;
     }
 
-    private static Task task(@Nullable Task task) {
-        return Objects.requireNonNull(task, "the journal's tasks run only once it started");
-    }
-
-    /**
-     * One of the journal's one-time tasks on db-scheduler. A run that ends after its execution was taken over (its
-     * instance was paused past the dead-run timeout, and another instance revived it) neither completes nor reschedules
-     * it: db-scheduler's own handlers would fail on the changed version and log an ERROR that "indicates a bug"; here
-     * the stale run hears that the task is another instance's now, and says so.
-     */
-    private final class JournalTask extends OneTimeTask<Void> {
-        private final Supplier<@Nullable Task> task;
-
-        JournalTask(String name, Supplier<@Nullable Task> task) {
-            super(name, Void.class, (complete, operations) -> retryLater(task.get(), complete, operations, fencing),
-                    (complete, operations) -> revive(task.get(), complete, operations, fencing));
-            this.task = task;
-        }
-
-        @Override
-        public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
-            Execution execution = context.getExecution();
-            Duration later = task(task.get()).run(instance.getId(), new RunFence(TaskHost.this, execution));
-            return (complete, operations) -> {
-                try {
-                    if (later == null) {
-                        operations.remove();
-                    } else {
-                        operations.reschedule(complete, Instant.now().plus(later));
-                    }
-                } catch (ExecutionException e) {
-                    fencing.notDone(instanceName + "'s run of " + getName() + " " + instance.getId() + " ended after"
-                            + " another instance had taken the task over: it leaves the task to that instance");
-                }
-            };
-        }
-
-        @Override
-        public void executeOnce(TaskInstance<Void> instance, ExecutionContext context) {
-            throw new IllegalStateException("execute runs the task");
-        }
-    }
-
-    /**
-     * The recurring recovery, on one instance at a time. Like the one-time tasks, a run that ends after another
-     * instance revived the task (this one was paused) leaves it to that instance, quietly.
-     */
-    private final class Recovery extends RecurringTask<Void> {
-        private final Schedule schedule;
-
-        Recovery(Schedule schedule) {
-            super(RECOVERY, schedule, Void.class, (complete, operations) -> {
-                LOG.warn("upload journal: the recovery failed; it runs again in the next poll: {}", reason(complete));
-                reschedule(schedule, complete, operations, TaskHost.this.fencing);
-            });
-            this.schedule = schedule;
-        }
-
-        @Override
-        public DeadExecutionHandler<Void> getDeadExecutionHandler() {
-            return (complete, operations) -> revive(null, complete, operations, fencing);
-        }
-
-        @Override
-        public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
-            recovery.run();
-            return (complete, operations) -> reschedule(schedule, complete, operations, fencing);
-        }
-
-        @Override
-        public void executeRecurringly(TaskInstance<Void> instance, ExecutionContext context) {
-            throw new IllegalStateException("execute runs the recovery");
-        }
-
-        private static void reschedule(Schedule schedule, ExecutionComplete complete,
-                ExecutionOperations<Void> operations, Fencing fencing) {
-            try {
-                operations.reschedule(complete, schedule.getNextExecutionTime(complete));
-            } catch (ExecutionException e) {
-                fencing.notDone("a run of the recovery ended after another instance had taken it over: it leaves the"
-                        + " recovery to that instance");
-            }
-        }
-    }
-
-    private static void retryLater(@Nullable Task task, ExecutionComplete complete,
-            ExecutionOperations<Void> operations, Fencing fencing) {
-        String id = complete.getExecution().taskInstance.getId();
-        int tries = complete.getExecution().consecutiveFailures + 1;
-        Duration pause = task(task).failed(id, tries, reason(complete));
-        try {
-            operations.reschedule(complete, complete.getTimeDone().plus(pause));
-        } catch (ExecutionException e) {
-            fencing.notDone("a failed run of " + complete.getExecution().taskInstance.getTaskName() + " " + id
-                    + " ended after another instance had taken the task over: it does not schedule it again");
-        }
-    }
-
-    /**
-     * A run whose instance died (db-scheduler saw no heartbeat of it for {@code missedHeartbeatsLimit} intervals): what
-     * it held is released, and it runs again now. db-scheduler's own handler does the same rescheduling, but when two
-     * live instances find the same dead run (routine in a fleet), the second one's update finds the row changed and
-     * db-scheduler logs it as an ERROR that "indicates a bug"; here the second instance hears that it was revived
-     * already, which is what happened.
-     */
-    private static void revive(@Nullable Task task, ExecutionComplete complete, ExecutionOperations<Void> operations,
-            Fencing fencing) {
-        Execution execution = complete.getExecution();
-        String id = execution.taskInstance.getId();
-        String dead = String.valueOf(execution.pickedBy);
-        if (task != null) {
-            task.ownerDied(id, dead);
-        }
-        try {
-            operations.reschedule(complete, Instant.now());
-            LOG.info("upload journal: instance {} died while it ran {} {}; it runs again now",
-                    dead, execution.taskInstance.getTaskName(), id);
-        } catch (ExecutionException e) {
-            LOG.info("upload journal: instance {} died while it ran {} {}; another instance revived it first",
-                    dead, execution.taskInstance.getTaskName(), id);
-        }
-    }
-
-    /** Why a task failed; the journal's own messages name the key and describe the storage's failure safely already. */
-    private static String reason(ExecutionComplete complete) {
-        return complete.getCause().map(cause -> cause instanceof UploadException ? String.valueOf(cause.getMessage())
-                : SafeText.describe(cause)).orElse("unknown failure");
-    }
 
     /**
      * Schedules a task instance now, in the transaction of {@code c}: it runs once that commits, and never when it
