@@ -37,7 +37,7 @@ final class Admission {
      */
     Verdict admit(int size, long submitted) {
         Verdict verdict = fits(size) ? Verdict.QUEUED : whenFull(size, submitted);
-        if (engine.closed) {
+        if (engine.closed()) {
             throw new UploaderClosedException(engine.name, "it takes no new batch");
         }
         return verdict;
@@ -55,7 +55,7 @@ final class Admission {
     }
 
     private boolean fits(int size) {
-        return engine.closed || engine.dispatcher.queued() + size <= engine.config.maxQueuedUploads();
+        return engine.closed() || engine.queue.queued() + size <= engine.config.maxQueuedUploads();
     }
 
     /**
@@ -66,7 +66,7 @@ final class Admission {
         UploaderConfig config = engine.config;
         long deadline = submitted + Math.min(config.blockTimeout().toNanos(), config.batchTimeout().toNanos());
         try {
-            return engine.dispatcher.awaitLocked(() -> fits(size), deadline);
+            return engine.steps.awaitLocked(() -> fits(size), deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UploadException("interrupted while waiting for queue space; nothing was started", e);

@@ -1,10 +1,8 @@
 package io.github.boundedupload.internal;
 
-import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
@@ -14,8 +12,6 @@ import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.support.SafeText;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -25,8 +21,8 @@ import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One batch: its {@link Upload}s, a window that offers at most {@code maxConcurrentUploadsPerBatch} of them at a time
- * to the {@link Dispatcher}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
+ * One batch: its {@link Upload}s, a {@link Window} that offers at most {@code maxConcurrentUploadsPerBatch} of them at a
+ * time to the {@link CallQueue}, and its outcome; under {@link FailurePolicy#ALL_OR_NOTHING} the first failure stops the
  * batch and rolls it back ({@link Policy}); in a batch that keeps what it stored, an upload of unknown outcome is
  * deleted as a rollback deletes, unless the application keeps unknown outcomes. Changes when what happens to a batch as
  * a whole changes.
@@ -35,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  * it waits for has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
  * retried, calls given up on that have not returned): its results are final then ({@link Settlement}). Its keys stay
  * its own until it is settled. Work over every upload (skipping those a
- * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link Dispatcher#inSlices}), and the batch
- * finishes only after the last. State is guarded by the dispatcher's lock unless marked otherwise.
+ * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link StepLock#inSlices}), and the batch
+ * finishes only after the last. State is guarded by the step lock unless marked otherwise. It is the one writer of its
+ * state: its uploads, deletes, rollbacks and settlement report to it through its methods.
  */
 final class Batch {
 
@@ -47,42 +44,35 @@ final class Batch {
     final long submitted;
     final boolean callerRuns;
     final Executor runOn;
-    private final @Nullable CallerRuns caller;
+    /** Under {@code CALLER_RUNS}: the submitting thread, which runs the batch's calls until it is done. */
+    final @Nullable CallerRuns caller;
     final CompletableFuture<BatchResult> done = new CompletableFuture<>();
     /** What background work does to the results after they were recorded, and the report once settled. */
     final Settlement settlement = new Settlement(this);
     /** The uploader's listeners, and the batch's own after them. */
     final UploadListener listener;
-    /** The batch in the journal, if the uploader has one. */
-    private final @Nullable JournalRecord journal;
-    /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link #keep()}), on its own thread. */
-    private final boolean keepOnCaller;
+    /** The batch in the journal, or {@link JournalRecord#NONE}: asked whether the batch may still act on the storage. */
+    final JournalRecord journal;
+    /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link Settlement#keep()}), on its thread. */
+    final boolean keepOnCaller;
     /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
     private final long deadline;
-    /** Once finished: the keys the result keeps, or null when it keeps nothing. */
-    private volatile @Nullable List<String> kept;
     volatile boolean finished;
-    // Guarded by the dispatcher's lock:
-    /** The uploads offered to the dispatcher and not ended, {@link #liveCount} of them, in no order. */
-    private final Upload[] live;
-    private int liveCount;
-    /** The window's cursor: uploads before it were offered, or skipped by a stop. */
-    private int next;
-    /** How many uploads were ever offered: those a rollback or the release of keys must look at. */
-    private int offered;
+    // Guarded by the step lock:
+    private final Window window;
     /** Whole-batch work running in slices; the batch does not finish before it is done. */
     private int slicing;
     /** Uploads whose result says stored now. */
-    int stored;
+    private int stored;
     /** First tries of rollback deletes the batch waits for before it finishes. */
-    int awaitedDeletes;
+    private int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
-    int background;
+    private int background;
     /**
      * Whether a key may still hold something nothing here removes (a delete given up, an unknown outcome kept): the
      * journal must then remove the batch's keys itself.
      */
-    boolean leftBehind;
+    private boolean leftBehind;
     private boolean stopped;
     private boolean rollback;
     private boolean settled;
@@ -101,7 +91,7 @@ final class Batch {
         this.context = context;
         this.submitted = submitted;
         this.callerRuns = callerRuns;
-        this.journal = journal;
+        this.journal = journal != null ? journal : JournalRecord.NONE;
         this.keepOnCaller = keepOnCaller;
         this.listener = listener;
         this.deadline = submitted + engine.config.batchTimeout().toNanos();
@@ -112,7 +102,7 @@ final class Batch {
             uploads[i] = new Upload(this, i, checked.get(i));
         }
         // On the caller, one after another; in the pool, up to the per-batch bound at once.
-        this.live = new Upload[Math.min(uploads.length, callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch())];
+        this.window = new Window(uploads, callerRuns ? 1 : engine.config.maxConcurrentUploadsPerBatch());
     }
 
     /** Whether the batch's future is complete (readable outside the lock). */
@@ -124,33 +114,45 @@ final class Batch {
     void admit(boolean placesTaken, Effects effects) {
         engine.running.add(this);
         if (!callerRuns && !placesTaken) {
-            engine.dispatcher.addQueued(uploads.length);
+            engine.queue.reservePlaces(uploads.length);
         }
         effects.add(() -> InContext.run(context, () -> listener.batchStarted(event)));
         engine.sweep.start();
         fill();
     }
 
-    /** Offers the batch's next uploads to the dispatcher, up to its window. */
+    /** Offers the batch's next uploads to the queue, up to its window. */
     private void fill() {
-        while (!stopped && liveCount < live.length && next < uploads.length) {
-            Upload upload = uploads[next++];
-            offered = next;
-            upload.liveSlot = liveCount;
-            live[liveCount++] = upload;
-            engine.dispatcher.enqueue(upload);
+        if (!stopped) {
+            window.fill(engine.queue);
         }
     }
 
-    private void removeLive(Upload upload) {
-        int slot = upload.liveSlot;
-        if (slot >= 0) {
-            Upload last = live[--liveCount];
-            live[slot] = last;
-            last.liveSlot = slot;
-            live[liveCount] = null;
-            upload.liveSlot = -1;
+    /**
+     * Under the lock: work of the batch in the background started ({@code +1}: a call given up on, a delete) or ended
+     * ({@code -1}: the call returned, the delete was confirmed or given up).
+     */
+    void background(int change) {
+        background += change;
+    }
+
+    /** Under the lock: the batch waits for the first try of one more delete ({@code +1}), or it ended ({@code -1}). */
+    void awaitedDeletes(int change) {
+        awaitedDeletes += change;
+    }
+
+    /** Under the lock: a key may still hold something nothing here removes (a delete given up). */
+    void leaveBehind() {
+        leftBehind = true;
+    }
+
+    /** Under the lock: what a delete did changes an upload's result (the reported one, or after the finish the settled one). */
+    void changeResult(Upload upload, UploadResult result) {
+        UploadResult before = upload.currentResult();
+        if (before != null && before.isStored() && !result.isStored()) {
+            stored--;
         }
+        upload.changeResult(result, finished);
     }
 
     /**
@@ -164,20 +166,19 @@ final class Batch {
         }
         if (!stopped) {
             stopped = true;
-            int from = next;
-            next = uploads.length;
+            int from = window.close();
             if (!callerRuns) {
-                engine.dispatcher.removeQueued(uploads.length - from); // never offered: they will never start
+                engine.queue.freePlaces(uploads.length - from); // never offered: they will never start
             }
             // Backwards: taking one out of the list moves the last one, already seen, into its place.
-            for (int i = liveCount - 1; i >= 0; i--) {
-                Upload upload = live[i];
+            for (int i = window.liveCount() - 1; i >= 0; i--) {
+                Upload upload = window.live(i);
                 Throwable reason = reasons.apply(upload.index);
-                if (upload.permit || upload.abandoned) {
+                if (upload.holdsPermit() || upload.abandoned) {
                     effects.add(() -> upload.cancel(reason, status));
                 } else {
-                    engine.dispatcher.remove(upload);
-                    removeLive(upload);
+                    engine.queue.remove(upload);
+                    window.remove(upload);
                     skip(upload, reason, status, effects);
                 }
             }
@@ -186,10 +187,10 @@ final class Batch {
         }
         if (rollback && !this.rollback) {
             this.rollback = true;
-            inSlices(0, offered, (upload, slice) -> {
-                UploadResult result = upload.result;
-                if (result != null && !upload.rollingBack && Rollbacks.mustDelete(result)) {
-                    upload.rollingBack = true;
+            inSlices(0, window.offered(), (upload, slice) -> {
+                UploadResult result = upload.result();
+                if (result != null && !upload.rollingBack() && Rollbacks.mustDelete(result)) {
+                    upload.rollBack();
                     engine.rollbacks.start(upload, result.storedObject().orElse(null), true, slice);
                 }
             }, effects);
@@ -210,8 +211,8 @@ final class Batch {
         }
         slicing++;
         int[] cursor = {from};
-        engine.dispatcher.inSlices(slice -> {
-            int end = Math.min(to, cursor[0] + Dispatcher.SLICE);
+        engine.steps.inSlices(slice -> {
+            int end = Math.min(to, cursor[0] + StepLock.SLICE);
             for (int i = cursor[0]; i < end; i++) {
                 each.accept(uploads[i], slice);
             }
@@ -226,16 +227,15 @@ final class Batch {
     }
 
     private void skip(Upload upload, Throwable reason, Status status, Effects effects) {
-        upload.result = UploadResult.notStored(upload.index, upload.attachment, upload.key, status, reason);
+        upload.recorded(UploadResult.notStored(upload.index, upload.attachment, upload.key, status, reason), null);
         UploadEvent skipped = upload.event();
         effects.add(() -> InContext.run(context, () -> listener.uploadSkipped(skipped, reason)));
     }
 
     /** Records an upload's result (answered, or given up on); a failure may stop the batch; the window moves on. */
     void record(Upload upload, UploadResult result, Attempt.@Nullable Cancel cancel, Effects effects) {
-        upload.result = result;
-        upload.cancel = cancel;
-        removeLive(upload);
+        upload.recorded(result, cancel);
+        window.remove(upload);
         if (result.isStored()) {
             stored++;
         }
@@ -249,7 +249,7 @@ final class Batch {
             firstFailure = upload;
         }
         if (rollback && Rollbacks.mustDelete(result)) {
-            upload.rollingBack = true;
+            upload.rollBack();
             engine.rollbacks.start(upload, result.storedObject().orElse(null), true, effects);
         } else if (real && engine.policy.stopsOnFailure() && !stopped) {
             CancellationException reason = new CancellationException("cancelled because #" + upload.index + " "
@@ -258,10 +258,10 @@ final class Batch {
         } else if (Rollbacks.unknownOutcome(result)) {
             // Kept batch, unknown outcome: FAILED must mean nothing stored, so its key goes as a rollback's would.
             if (engine.config.keepUnknownOutcomes()) {
-                upload.result = result.possiblyStored(result.failure().orElseThrow());
+                upload.recorded(result.possiblyStored(result.failure().orElseThrow()), cancel);
                 leftBehind = true;
             } else {
-                upload.rollingBack = true;
+                upload.rollBack();
                 engine.rollbacks.start(upload, null, true, effects);
             }
         }
@@ -280,16 +280,16 @@ final class Batch {
 
     /** Finishes the batch once every upload has a result, no slice is left and no awaited delete runs. */
     void checkDone(Effects effects) {
-        if (finished || awaitedDeletes > 0 || next < uploads.length || liveCount > 0 || slicing > 0) {
+        if (finished || awaitedDeletes > 0 || !window.empty() || slicing > 0) {
             return;
         }
         finished = true;
         settlement.finishing(background == 0);
         engine.running.remove(this);
         engine.completing.add(this);
-        engine.dispatcher.signalAll();
+        engine.steps.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
-        keeps = journal != null && !fails && stored > 0;
+        keeps = journal != JournalRecord.NONE && !fails && stored > 0;
         Upload cause = firstFailure;
         // Outside the lock: the results no longer change once the batch is finished.
         effects.add(() -> InContext.run(context, () -> complete(fails, cause)));
@@ -303,100 +303,28 @@ final class Batch {
         }
         settled = true;
         settlement.settle(effects);
-        JournalRecord record = journal;
-        if (record != null && !keeps) {
+        if (!keeps) {
             boolean confirmed = !leftBehind;
-            effects.add(() -> record.forget(confirmed ? null
+            effects.add(() -> journal.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
         // The first slice's keys are freed in this step, before the caller learns the batch finished (an effect), so
         // that its next batch for the same keys starts at once instead of waiting aside; the rest in steps of their own.
-        int now = Math.min(offered, Dispatcher.SLICE);
+        int offered = window.offered();
+        int now = Math.min(offered, StepLock.SLICE);
         for (int i = 0; i < now; i++) {
-            engine.dispatcher.releaseKey(uploads[i].key, this);
+            engine.queue.releaseKey(uploads[i].key, this);
         }
-        inSlices(now, offered, (upload, slice) -> engine.dispatcher.releaseKey(upload.key, this), effects);
-        engine.dispatcher.signalAll();
-    }
-
-    /**
-     * Whether the batch may still act on the storage: always without a journal; with one, while the journal says this
-     * process owns it. Asked before each upload and delete; not under the lock (a journal may ask its database).
-     */
-    boolean owned() {
-        JournalRecord record = journal;
-        return record == null || record.owned();
-    }
-
-    /** Whether an upload of the batch may write {@code key} now: see {@link JournalRecord#writing}. */
-    boolean writing(String key) {
-        JournalRecord record = journal;
-        return record == null || record.writing(key);
-    }
-
-    /** Whether an object an upload of the batch stored is the batch's: see {@link JournalRecord#stored}. */
-    boolean owns(StoredObject stored) {
-        JournalRecord record = journal;
-        return record == null || record.stored(stored);
-    }
-
-    /**
-     * Keeps what the batch stored, in the journal if there is one; on {@code uploadAll}'s caller, so that a journal
-     * can write it in the caller's transaction.
-     *
-     * @throws UploadException when the journal cannot keep the batch: it removes the objects itself
-     */
-    void keep() {
-        List<String> keys = kept;
-        JournalRecord record = journal;
-        if (record != null && keys != null) {
-            record.keep(keys);
-        }
+        inSlices(now, offered, (upload, slice) -> engine.queue.releaseKey(upload.key, this), effects);
+        engine.steps.signalAll();
     }
 
     private void complete(boolean fails, @Nullable Upload cause) {
         try {
-            report(fails, cause);
+            settlement.reportFinished(fails, keeps, cause);
         } finally {
             engine.completing.remove(this);
         }
-    }
-
-    private void report(boolean fails, @Nullable Upload cause) {
-        List<UploadResult> results = new ArrayList<>(uploads.length);
-        List<String> keys = keeps ? new ArrayList<>() : null;
-        for (Upload upload : uploads) {
-            UploadResult result = Objects.requireNonNull(upload.result, "a finished batch has every result");
-            results.add(result);
-            if (keys != null && result.isStored()) {
-                keys.add(upload.key);
-            }
-        }
-        BatchResult result = settlement.finishedResult(results);
-        kept = keys == null ? null : List.copyOf(keys);
-        UploadException notKept = null;
-        if (!keepOnCaller) {
-            try {
-                keep();
-            } catch (UploadException e) {
-                notKept = e;
-            }
-        }
-        listener.batchFinished(event, result, Duration.ofNanos(System.nanoTime() - submitted));
-        settlement.reportedFinished(result);
-        if (notKept != null) {
-            done.completeExceptionally(notKept);
-        } else if (fails) {
-            UploadResult first = cause == null ? null : cause.result;
-            done.completeExceptionally(new BatchFailedException(engine.name, result,
-                    first == null ? null : first.failure().orElse(null)));
-        } else {
-            done.complete(result);
-        }
-        if (caller != null) {
-            caller.wakeUp();
-        }
-        settlement.afterReport();
     }
 
     /** Under the lock, for the {@link Sweep}: whether the batch timeout has passed (true once). */
@@ -410,7 +338,7 @@ final class Batch {
 
     /** The batch timeout passed: what is not done fails, and under all-or-nothing what is stored is deleted. */
     void timeOut() {
-        engine.dispatcher.run(effects -> stop(i -> new UploadTimeoutException(SafeText.label(i,
+        engine.steps.run(effects -> stop(i -> new UploadTimeoutException(SafeText.label(i,
                 uploads[i].attachment.fileName()) + " did not finish within the batch timeout of "
                 + engine.config.batchTimeout()), Status.FAILED, engine.policy.rollsBackWhenStopped(), effects));
     }
@@ -422,12 +350,12 @@ final class Batch {
     void takenOver() {
         BatchTakenOverException reason = new BatchTakenOverException(event + " is no longer this process's: the"
                 + " upload journal took it over");
-        engine.dispatcher.run(effects -> stop(i -> reason, Status.FAILED, true, effects));
+        engine.steps.run(effects -> stop(i -> reason, Status.FAILED, true, effects));
     }
 
     /** Stops the batch for the caller (its future was cancelled, its thread interrupted) and rolls it back. */
     void cancel(CancellationException reason) {
-        engine.dispatcher.run(effects -> stop(i -> reason, Status.CANCELLED, true, effects));
+        engine.steps.run(effects -> stop(i -> reason, Status.CANCELLED, true, effects));
     }
 
     /** {@link CallerRuns}: the submitting thread runs the batch's calls until it is done. */

@@ -13,13 +13,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One call to the storage for an attachment of a batch: its {@link Upload}, or a {@link DeleteCall} that undoes it. It
- * waits in the {@link Dispatcher}'s queue, holds a permit while it runs, and can be cancelled. A cancelled call that
+ * waits in the {@link CallQueue}, holds a permit while it runs, and can be cancelled. A cancelled call that
  * has not ended {@code stopTimeout} later is given up on ({@link #abandon()}): it is reported, its permit goes to
  * others, and when it returns after all, that is a late return ({@link #returnedLate}). Its end is claimed once
  * ({@link #claimEnd()}), so that exactly one of its answer and its abandonment reports it. Changes when what every call
  * to the storage goes through changes.
  */
-abstract class Call extends Dispatcher.Left implements Runnable {
+abstract class Call extends CallQueue.Entry implements Runnable {
 
     private static final Runnable NOTHING = () -> { };
     /** The refusals waiting to be reported on this thread, while it reports one ({@link #report}). */
@@ -29,33 +29,22 @@ abstract class Call extends Dispatcher.Left implements Runnable {
 
     final Engine engine;
     final Batch batch;
-    final String key;
-    /** What it counts against the bytes-in-flight bound. */
-    final long weight;
     final Attempt attempt = new Attempt();
 
-    // Guarded by the dispatcher's lock:
-    /** Holds a permit (and its bytes) of the dispatcher. */
-    boolean permit;
+    // Guarded by the step lock:
+    /** Given up on ({@link #abandon()}), and not returned. */
     boolean abandoned;
-    /** Counted in the dispatcher's queue until it starts or is removed. */
-    boolean holdsQueuePlace;
-    /** Taken out of the queue before it started: the dispatcher drops it. */
-    boolean removed;
-    /** Neighbours in the dispatcher's list of calls holding a permit. */
-    @Nullable Call previousRunning;
-    @Nullable Call nextRunning;
     /** 1 once its end was claimed (by its answer, or by giving up on it): nothing reports it again. */
     private volatile int claimed;
-    /** Set on the thread that runs it. */
+    /** Set on the thread that runs it ({@link #markStarted}). */
     volatile long started;
     private volatile Runnable stopTimer = NOTHING;
 
-    Call(Batch batch, String key, long weight) {
+    /** @param holdsPlace whether it takes one of the queue places its batch or rollback reserved */
+    Call(Batch batch, String key, long weight, boolean holdsPlace) {
+        super(key, batch, weight, holdsPlace);
         this.engine = batch.engine;
         this.batch = batch;
-        this.key = key;
-        this.weight = weight;
     }
 
     /** Where it runs: the executor, or the caller's thread under {@code CALLER_RUNS}. */
@@ -78,8 +67,13 @@ abstract class Call extends Dispatcher.Left implements Runnable {
 
     /** Its end's effects run in its batch's context. */
     @Override
-    final ContextPropagator.Captured leftContext() {
+    final ContextPropagator.Captured stepContext() {
         return batch.context;
+    }
+
+    @Override
+    final boolean takesNextCall() {
+        return Handoff.takesNext(this);
     }
 
     /**
@@ -138,8 +132,13 @@ abstract class Call extends Dispatcher.Left implements Runnable {
 
     /** Runs this call with its batch's context, on the calling thread. */
     final void runHere() {
-        started = System.nanoTime();
+        markStarted();
         InContext.run(batch.context, this::call);
+    }
+
+    /** It runs (or, refused by its executor, ends) now. */
+    final void markStarted() {
+        started = System.nanoTime();
     }
 
     /** Asks the call to stop; if it has not ended {@code stopTimeout} later, the uploader stops waiting for it. */
@@ -164,19 +163,17 @@ abstract class Call extends Dispatcher.Left implements Runnable {
      * calls as there are permits are stuck already), and keeps waiting for its late return in the background.
      */
     final void abandon() {
-        boolean givenUp = engine.dispatcher.call(effects -> {
+        boolean givenUp = engine.steps.call(effects -> {
             if (!CLAIMED.compareAndSet(this, 0, 1)) {
                 return false;
             }
             abandoned = true;
-            engine.stuck++;
-            engine.abandoned.add(this);
-            if (engine.stuck <= engine.config.maxConcurrentUploads()) {
-                engine.dispatcher.release(this, effects);
+            if (engine.givenUp(this) <= engine.config.maxConcurrentUploads()) {
+                engine.queue.release(this, effects);
                 // The thread is still busy: the own pool gets one more, so that the freed permit has a thread.
                 effects.add(() -> engine.resizePool(1));
             } // else it keeps its permit until it returns: as many calls as there are permits are stuck already
-            batch.background++;
+            batch.background(1);
             return true;
         });
         if (!givenUp) {
@@ -195,14 +192,11 @@ abstract class Call extends Dispatcher.Left implements Runnable {
 
     /** Under the lock: a call given up on has returned after all. */
     final void returnedLate(Effects effects) {
-        engine.stuck--;
-        engine.abandoned.remove(this);
-        if (permit) {
-            engine.dispatcher.release(this, effects);
-        } else {
+        engine.returnedLate(this);
+        if (!engine.queue.release(this, effects)) {
             effects.add(() -> engine.resizePool(-1));
         }
-        batch.background--;
+        batch.background(-1);
     }
 
     final @Nullable Throwable cancelReason() {

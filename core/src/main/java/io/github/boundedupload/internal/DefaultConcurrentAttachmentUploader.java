@@ -76,9 +76,9 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         return engine.ownExecutor;
     }
 
-    /** For tests: the engine's dispatcher. */
-    Dispatcher dispatcher() {
-        return engine.dispatcher;
+    /** For tests: the engine's step lock. */
+    StepLock steps() {
+        return engine.steps;
     }
 
     @Override
@@ -99,7 +99,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         }
-        batch.keep();
+        batch.settlement.keep();
         return result;
     }
 
@@ -147,10 +147,10 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
 
     @Override
     public UploaderStats stats() {
-        Dispatcher dispatcher = engine.dispatcher;
-        return dispatcher.read(() -> new UploaderStats(dispatcher.inFlight(), dispatcher.queued(),
-                dispatcher.bytesInFlight(), engine.running.size(), engine.closed, engine.rollbacks.pending(),
-                engine.stuck, engine.config.concurrencyLimit().isPresent() ? dispatcher.limit() : 0));
+        CallQueue<Call> queue = engine.queue;
+        return engine.steps.read(() -> new UploaderStats(queue.inFlight(), queue.queued(),
+                queue.bytesInFlight(), engine.running.size(), engine.closed(), engine.rollbacks.pending(),
+                engine.stuck(), engine.config.concurrencyLimit().isPresent() ? queue.limit() : 0));
     }
 
     @Override
@@ -170,7 +170,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     /**
      * Checks a batch, admits it (the queue's bound and the rejection policy), records it in the journal if there is
      * one, and starts it; a refused batch has touched neither the journal nor the storage. With {@code keepOnCaller},
-     * the caller keeps the batch in the journal ({@link Batch#keep()}) on its own thread once it has the result.
+     * the caller keeps the batch in the journal ({@link Settlement#keep()}) on its own thread once it has the result.
      */
     private Batch submit(List<Attachment> attachments, boolean keepOnCaller, UploadListener listener) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
@@ -183,15 +183,15 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         Batch ready = journaled ? null
                 : new Batch(engine, batchEvent, checked, context, submitted, false, null, keepOnCaller, listener);
         UploaderSaturatedException[] rejected = new UploaderSaturatedException[1];
-        Admission.Verdict verdict = engine.dispatcher.call(effects -> {
+        Admission.Verdict verdict = engine.steps.call(effects -> {
             Admission.Verdict v = admission.admit(size, submitted);
             if (v == Admission.Verdict.REFUSED) {
-                rejected[0] = new UploaderSaturatedException(engine.name, size, engine.dispatcher.queued(),
+                rejected[0] = new UploaderSaturatedException(engine.name, size, engine.queue.queued(),
                         engine.config.maxQueuedUploads(), engine.config.rejectionPolicy());
             } else if (v == Admission.Verdict.QUEUED && ready != null) {
                 ready.admit(false, effects);
             } else if (v == Admission.Verdict.QUEUED) {
-                engine.dispatcher.addQueued(size); // its places, held while the journal records it
+                engine.queue.reservePlaces(size); // its places, held while the journal records it
             }
             return v;
         });
@@ -215,10 +215,10 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         }
         Batch batch = new Batch(engine, batchEvent, checked, context, submitted, !placesTaken, record, keepOnCaller,
                 listener);
-        boolean started = engine.dispatcher.call(effects -> {
-            if (engine.closed) {
+        boolean started = engine.steps.call(effects -> {
+            if (engine.closed()) {
                 if (placesTaken) {
-                    engine.dispatcher.removeQueued(size);
+                    engine.queue.freePlaces(size);
                 }
                 return false;
             }
@@ -242,9 +242,9 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     }
 
     private void giveBack(int places) {
-        engine.dispatcher.run(effects -> {
-            engine.dispatcher.removeQueued(places);
-            engine.dispatcher.signalAll();
+        engine.steps.run(effects -> {
+            engine.queue.freePlaces(places);
+            engine.steps.signalAll();
         });
     }
 

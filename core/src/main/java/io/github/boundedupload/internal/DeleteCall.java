@@ -26,11 +26,11 @@ final class DeleteCall extends Call {
     final boolean awaited;
     /** When the retries stop (System.nanoTime). */
     final long deadline;
-    /** Why the try failed ({@code null}: it did not), until its end runs ({@link #runLeft}). */
+    /** Why the try failed ({@code null}: it did not), until its end runs ({@link #runCombined}). */
     private @Nullable Throwable ending;
 
     DeleteCall(Upload upload, @Nullable StoredObject stored, int tries, boolean awaited, long deadline) {
-        super(upload.batch, upload.key, 0);
+        super(upload.batch, upload.key, 0, false);
         this.upload = upload;
         this.stored = stored;
         this.tries = tries;
@@ -63,7 +63,7 @@ final class DeleteCall extends Call {
 
     @Override
     void call() {
-        if (!batch.owned()) {
+        if (!batch.journal.owned()) {
             // Another process removes the batch's objects now; this key may hold what another batch stored since.
             answered(new BatchTakenOverException("did not delete " + SafeText.quote(key) + " (" + describe()
                     + "): " + batch.event + " is no longer this process's; the upload journal removes what it"
@@ -71,7 +71,7 @@ final class DeleteCall extends Call {
             return;
         }
         // Once close() has stopped waiting, the timers are gone: the storage client's own timeouts bound the call.
-        Runnable cancelTimeout = engine.stopping ? () -> { } : engine.timeouts.schedule(
+        Runnable cancelTimeout = engine.stopping() ? () -> { } : engine.timeouts.schedule(
                 engine.config.stopTimeout().toNanos(), () -> cancel(new UploadTimeoutException("deleting "
                         + SafeText.quote(key) + " did not finish within " + engine.config.stopTimeout()),
                         Status.FAILED));
@@ -83,25 +83,25 @@ final class DeleteCall extends Call {
 
     private void answered(@Nullable Throwable failure) {
         if (!claimEnd()) {
-            engine.dispatcher.run(effects -> {
+            engine.steps.run(effects -> {
                 returnedLate(effects); // its try was already counted as failed when it was given up on
                 batch.checkSettled(effects);
             });
             return;
         }
         ending = failure == null ? null : Causes.unwrap(failure);
-        engine.dispatcher.runOrLeave(this);
+        engine.steps.runOrCombine(this);
     }
 
-    /** Under the lock: the end of a try, as {@link #answered} found it; perhaps run by the thread on duty. */
+    /** Under the lock: the end of a try, as {@link #answered} found it; perhaps run by the combining thread. */
     @Override
-    void runLeft(Effects effects) {
-        engine.dispatcher.release(this, effects);
+    void runCombined(Effects effects) {
+        engine.queue.release(this, effects);
         engine.rollbacks.tried(this, ending, effects);
     }
 
     @Override
     void givenUp(Throwable reason) {
-        engine.dispatcher.run(effects -> engine.rollbacks.tried(this, reason, effects));
+        engine.steps.run(effects -> engine.rollbacks.tried(this, reason, effects));
     }
 }

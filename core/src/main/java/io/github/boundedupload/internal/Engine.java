@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the rooms of one uploader share: its settings, storage, listeners, threads and timers; the {@link Dispatcher},
- * whose lock guards all mutable state; the {@link Rollbacks} and the {@link Sweep}; and the few facts about the whole
+ * What the rooms of one uploader share: its settings, storage, listeners, threads and timers; the {@link StepLock},
+ * which guards all mutable state, and the {@link CallQueue}; the {@link Rollbacks} and the {@link Sweep}; and the few facts about the whole
  * uploader that no room owns (its running batches, its calls given up on, whether it is closing). Changes when the
  * uploader gains or loses a shared part.
  */
@@ -34,11 +34,13 @@ final class Engine {
      */
     final @Nullable ExecutorService handsOff;
     final Timeouts timeouts;
-    final Dispatcher dispatcher;
+    /** The lock every step takes; guards all mutable state of the uploader. */
+    final StepLock steps;
+    final CallQueue<Call> queue;
     final Policy policy;
     final Sweep sweep;
     final Rollbacks rollbacks = new Rollbacks(this);
-    // Guarded by the dispatcher's lock:
+    // Guarded by the step lock:
     /** Batches admitted and not yet finished. */
     final Set<Batch> running = new LinkedHashSet<>();
     /**
@@ -47,13 +49,13 @@ final class Engine {
      */
     final Set<Batch> completing = ConcurrentHashMap.newKeySet();
     /** Calls given up on that have not returned. */
-    int stuck;
+    private int stuck;
     /** The calls {@link #stuck} counts, so that {@code close()} can name those it abandons. */
     final Set<Call> abandoned = new LinkedHashSet<>();
     /** No new batch is taken; written under the lock, read anywhere. */
-    volatile boolean closed;
+    private volatile boolean closed;
     /** The end of {@code close()}: nothing waits or retries any more; what is left is reported. */
-    volatile boolean stopping;
+    private volatile boolean stopping;
 
     Engine(Storage storage, UploaderConfig config) {
         this.storage = storage;
@@ -66,10 +68,56 @@ final class Engine {
         this.handsOff = own != null ? own : UploadThreads.makesAThreadPerTask(executor) ? (ExecutorService) executor
                 : null;
         this.timeouts = new Timeouts(threads.timer(config));
-        this.dispatcher = new Dispatcher(config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
+        // After every step the queue starts what now fits; the queue wakes the lock's waiters where its count falls.
+        this.steps = new StepLock(this::dispatch);
+        this.queue = new CallQueue<>(steps, config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
                 config.maxBytesInFlight());
         this.policy = Policy.of(config.failurePolicy());
         this.sweep = new Sweep(this);
+    }
+
+    /** Under the lock, at the end of every step: the queue starts what now fits. */
+    private void dispatch(Effects effects) {
+        queue.dispatch(effects);
+    }
+
+    /** Under the lock: a call was given up on; how many are stuck now. */
+    int givenUp(Call call) {
+        abandoned.add(call);
+        return ++stuck;
+    }
+
+    /** Under the lock: a call given up on returned after all. */
+    void returnedLate(Call call) {
+        abandoned.remove(call);
+        stuck--;
+    }
+
+    /** Calls given up on that have not returned (under the lock). */
+    int stuck() {
+        return stuck;
+    }
+
+    /** Whether no new batch is taken (read anywhere). */
+    boolean closed() {
+        return closed;
+    }
+
+    /** Under the lock, at {@code close()}: no new batch is taken. Whether it was open until now. */
+    boolean close() {
+        boolean wasOpen = !closed;
+        closed = true;
+        return wasOpen;
+    }
+
+    /** Whether {@code close()} has reached its end: nothing waits or retries any more (read anywhere). */
+    boolean stopping() {
+        return stopping;
+    }
+
+    /** At the end of {@code close()}: nothing waits or retries any more. */
+    void stop() {
+        stopping = true;
     }
 
     /** A call was given up on ({@code +1}) or returned after all ({@code -1}): the own pool grows or shrinks. */

@@ -18,6 +18,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class JournalRecord {
 
+    /** The record of a batch of an uploader without a journal: it may always act, and nothing is written. */
+    static final JournalRecord NONE = new JournalRecord(new UploadJournal.Entry() {
+        @Override
+        public void keep(List<String> kept) {
+        }
+
+        @Override
+        public void settled(boolean confirmed) {
+        }
+    }, new BatchEvent("", 0, 0));
+
     private final UploadJournal.Entry entry;
     private final BatchEvent event;
 

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * rollback deadline, also after the batch has reported its result; what still cannot be deleted then, or when the
  * uploader closes, is reported (an error log naming the key, {@code UploadListener.rollbackAbandoned}), never
  * dropped. A delete waiting for its next try counts as queued work, so that an outage cannot pile them up without
- * bound: new batches are refused instead. All methods run under the dispatcher's lock. Changes when what follows a
+ * bound: new batches are refused instead. All methods run under the step lock. Changes when what follows a
  * failed delete changes.
  */
 final class Rollbacks {
@@ -65,13 +65,13 @@ final class Rollbacks {
     void start(Upload upload, @Nullable StoredObject stored, boolean awaited, Effects effects) {
         pending++;
         Batch batch = upload.batch;
-        batch.background++;
+        batch.background(1);
         if (awaited) {
-            batch.awaitedDeletes++;
+            batch.awaitedDeletes(1);
         }
         // Also once closed (a stuck call that stored after close() returned): one try, on the thread at hand if the
         // executor is gone, and no retry.
-        engine.dispatcher.enqueueFirst(new DeleteCall(upload, stored, 1, awaited,
+        engine.queue.enqueueFirst(new DeleteCall(upload, stored, 1, awaited,
                 System.nanoTime() + engine.config.rollbackDeadline().toNanos()));
     }
 
@@ -79,13 +79,13 @@ final class Rollbacks {
     void tried(DeleteCall call, @Nullable Throwable failure, Effects effects) {
         Batch batch = call.batch;
         if (call.awaited) {
-            batch.awaitedDeletes--;
+            batch.awaitedDeletes(-1);
         }
         if (failure == null) {
             pending--;
-            batch.background--;
+            batch.background(-1);
             batch.settlement.deleted(call.upload, call.stored, effects);
-        } else if (!engine.stopping && System.nanoTime() < call.deadline
+        } else if (!engine.stopping() && System.nanoTime() < call.deadline
                 && !(failure instanceof BatchTakenOverException)) {
             batch.settlement.stillDeleting(call.upload, failure, call.awaited);
             retryLater(call, failure, effects);
@@ -99,7 +99,7 @@ final class Rollbacks {
     private void retryLater(DeleteCall call, Throwable failure, Effects effects) {
         long pause = BACKOFF.pause(call.tries).toNanos();
         waiting.put(call, failure);
-        engine.dispatcher.addQueued(1);
+        engine.queue.reservePlaces(1);
         UploadEvent event = call.upload.event();
         Batch batch = call.batch;
         effects.add(() -> {
@@ -110,7 +110,7 @@ final class Rollbacks {
             }
             InContext.run(batch.context, () -> batch.listener.rollbackRetried(event, failure, Duration.ofNanos(pause)));
         });
-        engine.timeouts.schedule(pause, () -> engine.dispatcher.run(e -> retry(call, e)));
+        engine.timeouts.schedule(pause, () -> engine.steps.run(e -> retry(call, e)));
     }
 
     private void retry(DeleteCall call, Effects effects) {
@@ -118,23 +118,23 @@ final class Rollbacks {
         if (failure == null) {
             return; // given up already (close)
         }
-        engine.dispatcher.removeQueued(1);
-        if (engine.stopping) {
+        engine.queue.freePlaces(1);
+        if (engine.stopping()) {
             giveUp(call, failure, effects);
             call.batch.checkSettled(effects);
         } else {
-            engine.dispatcher.enqueueFirst(call.next());
+            engine.queue.enqueueFirst(call.next());
         }
     }
 
     /** The end of {@code close()}: deletes waiting for their next try are given up and reported, in slices. */
     void giveUpWaiting(Effects effects) {
-        engine.dispatcher.inSlices(slice -> {
+        engine.steps.inSlices(slice -> {
             Iterator<Map.Entry<DeleteCall, Throwable>> entries = waiting.entrySet().iterator();
-            for (int n = 0; n < Dispatcher.SLICE && entries.hasNext(); n++) {
+            for (int n = 0; n < StepLock.SLICE && entries.hasNext(); n++) {
                 Map.Entry<DeleteCall, Throwable> entry = entries.next();
                 entries.remove();
-                engine.dispatcher.removeQueued(1);
+                engine.queue.freePlaces(1);
                 giveUp(entry.getKey(), entry.getValue(), slice);
                 entry.getKey().batch.checkSettled(slice);
             }
@@ -146,10 +146,10 @@ final class Rollbacks {
         pending--;
         Batch batch = call.batch;
         batch.settlement.deleteGivenUp(call.upload, failure);
-        batch.background--;
+        batch.background(-1);
         UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
-        boolean closed = engine.stopping;
+        boolean closed = engine.stopping();
         boolean takenOver = failure instanceof BatchTakenOverException;
         effects.add(() -> {
             if (takenOver) {

@@ -1,11 +1,14 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.spi.UploadEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -17,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * results after they were recorded, and the two reports of them: at the finish, where a result never says what is
  * about to change (an object still being deleted is DELETING, not STORED), and once settled, when they are final
  * ({@code BatchResult.settled()}). Changes when what a result says while its batch's background work runs changes.
- * Guarded by the dispatcher's lock unless marked otherwise.
+ * Guarded by the step lock unless marked otherwise.
  */
 final class Settlement {
 
@@ -28,6 +31,8 @@ final class Settlement {
     private final CompletableFuture<Void> reported = new CompletableFuture<>();
     /** The result reported at the finish; set before {@link #reported} completes. */
     private volatile @Nullable BatchResult finishedResult;
+    /** Once finished: the keys the result keeps, or null when it keeps nothing. */
+    private volatile @Nullable List<String> kept;
     /** Whether the results are final (settled, or given up at close): nothing changes them any more. */
     private boolean resultsFinal;
     /** Whether the batch was settled in the step that finished it: its first result is its settled one. */
@@ -41,13 +46,10 @@ final class Settlement {
     void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
         UploadResult result = current(upload);
         if (!resultsFinal && result != null) {
-            Attempt.Cancel cancel = upload.cancel;
+            Attempt.Cancel cancel = upload.cancel();
             Throwable failure = result.failure().orElse(null);
             if (result.storedObject().isPresent()
                     && (result.status() == Status.STORED || result.status() == Status.DELETING)) {
-                if (result.isStored()) {
-                    batch.stored--;
-                }
                 change(upload, result.deleted());
             } else if ((result.status() == Status.FAILED || result.status() == Status.DELETING) && failure != null) {
                 // What it may have left is gone now. Stopped by a cancel: as the cancel says. (A call that got stuck
@@ -81,39 +83,29 @@ final class Settlement {
             });
         }
         if (result.status() == Status.STORED || result.status() == Status.FAILED) {
-            if (result.isStored()) {
-                batch.stored--;
-            }
             change(upload, result.deleting(failure));
         }
     }
 
     /** A delete was given up: the result says the key may still hold what the upload stored. */
     void deleteGivenUp(Upload upload, Throwable failure) {
-        batch.leftBehind = true;
+        batch.leaveBehind();
         UploadResult result = current(upload);
         if (resultsFinal || result == null || result.status() == Status.DELETED
                 || result.status() == Status.POSSIBLY_STORED) {
             return;
-        }
-        if (result.isStored()) {
-            batch.stored--;
         }
         change(upload, result.possiblyStored(failure));
     }
 
     /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
     private static @Nullable UploadResult current(Upload upload) {
-        return upload.later != null ? upload.later : upload.result;
+        return upload.currentResult();
     }
 
     /** Changes an upload's result: the reported one until the batch finishes, the settled one afterwards. */
     private void change(Upload upload, UploadResult result) {
-        if (batch.finished) {
-            upload.later = result;
-        } else {
-            upload.result = result;
-        }
+        batch.changeResult(upload, result);
     }
 
     /** A call given up at close: an upload's attachment may be stored when it returns (POSSIBLY_STORED). */
@@ -138,7 +130,7 @@ final class Settlement {
 
     /**
      * Under the lock: the results are final from now on; the settled result is reported after the finished one (at
-     * once, by {@link #reportedFinished}, when the batch settled as it finished).
+     * once, by {@link #reportFinished}, when the batch settled as it finished).
      */
     void settle(Effects effects) {
         if (resultsFinal) {
@@ -165,24 +157,66 @@ final class Settlement {
         settledResult.complete(settled);
     }
 
-    /** Outside the lock, at the finish: the result reported, which promises the settled one when it may change. */
-    BatchResult finishedResult(List<UploadResult> results) {
+    /**
+     * Keeps what the batch stored, in the journal if there is one; on {@code uploadAll}'s caller, so that a journal
+     * can write it in the caller's transaction.
+     *
+     * @throws UploadException when the journal cannot keep the batch: it removes the objects itself
+     */
+    void keep() {
+        List<String> keys = kept;
+        if (keys != null) {
+            batch.journal.keep(keys);
+        }
+    }
+
+    /**
+     * Outside the lock, once the batch finished (its results no longer change): reports it to the listeners and
+     * completes its future, with a result that promises the settled one when that may still change.
+     *
+     * @param fails whether the failure policy fails the batch
+     * @param keeps whether it keeps what it stored, in the journal
+     * @param cause the upload whose failure stopped the batch (or failed first)
+     */
+    void reportFinished(boolean fails, boolean keeps, @Nullable Upload cause) {
+        List<UploadResult> results = new ArrayList<>(batch.uploads.length);
+        List<String> keys = keeps ? new ArrayList<>() : null;
+        for (Upload upload : batch.uploads) {
+            UploadResult result = Objects.requireNonNull(upload.result(), "a finished batch has every result");
+            results.add(result);
+            if (keys != null && result.isStored()) {
+                keys.add(upload.key);
+            }
+        }
         BatchResult result = settledAtFinish ? new BatchResult(results)
                 : new BatchResult(results, settledResult.minimalCompletionStage());
         finishedResult = result;
-        return result;
-    }
-
-    /** Outside the lock, once the finished batch was reported to listeners: it is its settled one too, if settled. */
-    void reportedFinished(BatchResult result) {
+        kept = keys == null ? null : List.copyOf(keys);
+        UploadException notKept = null;
+        if (!batch.keepOnCaller) {
+            try {
+                keep();
+            } catch (UploadException e) {
+                notKept = e;
+            }
+        }
+        batch.listener.batchFinished(batch.event, result, Duration.ofNanos(System.nanoTime() - batch.submitted));
         if (settledAtFinish) {
             batch.listener.batchSettled(batch.event, result);
             settledResult.complete(result);
         }
-    }
-
-    /** Outside the lock, once the batch's future is complete: the settled result may be reported from now on. */
-    void afterReport() {
+        if (notKept != null) {
+            batch.done.completeExceptionally(notKept);
+        } else if (fails) {
+            UploadResult first = cause == null ? null : cause.result();
+            batch.done.completeExceptionally(new BatchFailedException(batch.engine.name, result,
+                    first == null ? null : first.failure().orElse(null)));
+        } else {
+            batch.done.complete(result);
+        }
+        if (batch.caller != null) {
+            batch.caller.wakeUp();
+        }
         reported.complete(null);
     }
 }

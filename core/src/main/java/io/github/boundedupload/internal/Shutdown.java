@@ -36,14 +36,13 @@ final class Shutdown {
 
     /** Closes the uploader; {@code false} when it was closed already. */
     boolean close() {
-        Dispatcher dispatcher = engine.dispatcher;
-        boolean closing = dispatcher.call(effects -> {
-            if (engine.closed) {
-                return false;
+        StepLock steps = engine.steps;
+        boolean closing = steps.call(effects -> {
+            boolean wasOpen = engine.close();
+            if (wasOpen) {
+                steps.signalAll();
             }
-            engine.closed = true;
-            dispatcher.signalAll();
-            return true;
+            return wasOpen;
         });
         if (!closing) {
             return false;
@@ -53,7 +52,7 @@ final class Shutdown {
         if (!await(() -> engine.running.isEmpty() && engine.rollbacks.pending() == 0, graceEnd)) {
             UploaderClosedException reason = new UploaderClosedException(engine.name,
                     "the batch did not finish within the shutdown grace period of " + config.shutdownGracePeriod());
-            dispatcher.run(effects -> {
+            steps.run(effects -> {
                 for (Batch batch : new ArrayList<>(engine.running)) {
                     batch.stop(i -> reason, Status.CANCELLED, engine.policy.rollsBackWhenStopped(), effects);
                 }
@@ -91,7 +90,7 @@ final class Shutdown {
     /** Waits until the condition holds or the deadline passes; whether it got there. */
     private boolean await(BooleanSupplier condition, long deadline) {
         try {
-            return engine.dispatcher.await(condition, deadline);
+            return engine.steps.await(condition, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -103,10 +102,10 @@ final class Shutdown {
      * every batch completes now and what is left is reported.
      */
     private void stopEverything() {
-        List<Call> running = engine.dispatcher.call(effects -> {
-            engine.stopping = true;
+        List<Call> running = engine.steps.call(effects -> {
+            engine.stop();
             engine.rollbacks.giveUpWaiting(effects);
-            return engine.dispatcher.running();
+            return engine.queue.running();
         });
         UploaderClosedException reason = new UploaderClosedException(engine.name,
                 "it stopped waiting for its calls to the storage");
@@ -114,7 +113,7 @@ final class Shutdown {
             call.cancel(reason, Status.CANCELLED);
             call.abandon();
         }
-        List<Batch> left = engine.dispatcher.read(() -> new ArrayList<>(engine.running));
+        List<Batch> left = engine.steps.read(() -> new ArrayList<>(engine.running));
         if (!left.isEmpty()) {
             Engine.LOG.error("uploader '{}' closed while batches had not completed: {}; please report this",
                     engine.name, left);
@@ -127,7 +126,7 @@ final class Shutdown {
      * (POSSIBLY_STORED), their batches settle now, and the log names each one.
      */
     private void abandonStuck() {
-        List<Call> stuck = engine.dispatcher.call(effects -> {
+        List<Call> stuck = engine.steps.call(effects -> {
             List<Call> calls = new ArrayList<>(engine.abandoned);
             for (Call call : calls) {
                 call.batch.abandonedAtClose(call, effects);
@@ -163,7 +162,7 @@ final class Shutdown {
                 if (!engine.threads.join(TimeUnit.MILLISECONDS.toNanos(100))) {
                     Engine.LOG.error("uploader '{}': some of its threads did not stop; {} calls to the storage are"
                             + " stuck (named above); they are daemon threads, which do not keep the JVM from exiting",
-                            engine.name, engine.dispatcher.read(() -> engine.stuck));
+                            engine.name, engine.steps.read(() -> engine.stuck()));
                 }
             }
         } catch (InterruptedException e) {

@@ -36,7 +36,7 @@ final class Sweep {
     }
 
     private void run() {
-        engine.dispatcher.run(effects -> {
+        engine.steps.run(effects -> {
             if (engine.running.isEmpty()) {
                 scheduled = false;
                 cancel.run();
@@ -48,7 +48,7 @@ final class Sweep {
                     effects.add(batch::timeOut);
                 }
             }
-            engine.dispatcher.forEachRunning(call -> {
+            engine.queue.forEachRunning(call -> {
                 if (call instanceof Upload && ((Upload) call).timeoutDue(now)) {
                     effects.add(((Upload) call)::timeOut);
                 }

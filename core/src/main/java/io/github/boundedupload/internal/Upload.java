@@ -33,20 +33,18 @@ final class Upload extends Call {
     final Attachment attachment;
     /** The length it had when checked (-1: unknown): what the storage must send, exactly. */
     final long length;
-    // Guarded by the dispatcher's lock:
+    // Guarded by the step lock, and written only by its batch:
     /** Its outcome, once known; it changes only to say what a delete did, until the batch finishes. */
-    @Nullable UploadResult result;
+    private @Nullable UploadResult result;
     /**
      * What a delete did after the batch finished (confirmed, still trying, given up): the settled result. The finished
      * batch's result is built outside the lock from {@link #result}, which therefore no longer changes then.
      */
-    @Nullable UploadResult later;
+    private @Nullable UploadResult later;
     /** The cancel it ended by, as it was when it was answered (a cancel coming later changes nothing). */
-    Attempt.@Nullable Cancel cancel;
-    /** Its place in its batch's list of uploads offered and not ended; -1 outside it. */
-    int liveSlot = -1;
+    private Attempt.@Nullable Cancel cancel;
     /** A delete that undoes it was started by its batch's rollback. */
-    boolean rollingBack;
+    private boolean rollingBack;
     /** Its outcome and cancel as answered, until its end runs ({@link #runLeft}), perhaps on the thread on duty. */
     private @Nullable UploadResult ending;
     private Attempt.@Nullable Cancel endingCancel;
@@ -56,11 +54,50 @@ final class Upload extends Call {
     private volatile long timeoutAt;
 
     Upload(Batch batch, int index, BatchCheck.Checked checked) {
-        super(batch, checked.key(), checked.weight());
+        super(batch, checked.key(), checked.weight(), !batch.callerRuns);
         this.index = index;
         this.attachment = checked.attachment();
         this.length = checked.length();
-        this.holdsQueuePlace = !batch.callerRuns;
+    }
+
+    /** Its outcome, once known, as reported. */
+    @Nullable UploadResult result() {
+        return result;
+    }
+
+    /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
+    @Nullable UploadResult currentResult() {
+        return later != null ? later : result;
+    }
+
+    /** The cancel it ended by, as it was when it was answered. */
+    Attempt.@Nullable Cancel cancel() {
+        return cancel;
+    }
+
+    /** Whether its batch's rollback started a delete that undoes it. */
+    boolean rollingBack() {
+        return rollingBack;
+    }
+
+    /** Its batch recorded its outcome, and the cancel it ended by. */
+    void recorded(UploadResult outcome, Attempt.@Nullable Cancel endedBy) {
+        this.result = outcome;
+        this.cancel = endedBy;
+    }
+
+    /** Its batch changed its result ({@link Batch#changeResult}): the reported one, or once finished the settled one. */
+    void changeResult(UploadResult changed, boolean batchFinished) {
+        if (batchFinished) {
+            later = changed;
+        } else {
+            result = changed;
+        }
+    }
+
+    /** Its batch's rollback started a delete that undoes it. */
+    void rollBack() {
+        rollingBack = true;
     }
 
     UploadEvent event() {
@@ -101,8 +138,8 @@ final class Upload extends Call {
     @Override
     void refused(RejectedExecutionException e) {
         // A supplied executor refused, or ours is shutting down: the attachment ends now, reported, not dropped.
-        started = System.nanoTime();
-        Throwable why = engine.closed ? new UploaderClosedException(engine.name, "its threads are stopped") : e;
+        markStarted();
+        Throwable why = engine.closed() ? new UploaderClosedException(engine.name, "its threads are stopped") : e;
         InContext.run(batch.context, () -> answered(null, why));
     }
 
@@ -123,7 +160,7 @@ final class Upload extends Call {
         engine.storage.upload(request, attempt, () -> {
             batch.listener.uploadStarted(event, queuedFor);
             // Last, right before the storage is called: nothing of this process's runs between the check and the call.
-            if (!batch.writing(key)) {
+            if (!batch.journal.writing(key)) {
                 throw new BatchTakenOverException(describe() + " was not uploaded: " + batch.event + " is no longer"
                         + " this process's (the upload journal took it over)");
             }
@@ -148,8 +185,8 @@ final class Upload extends Call {
         if (!claimEnd()) {
             // Outside the lock: a journal may ask its database. An object stored after the batch was taken over is
             // the journal's to take back; this process must not delete it (its key may hold another's object).
-            boolean ours = stored == null || batch.owns(stored);
-            engine.dispatcher.run(effects -> {
+            boolean ours = stored == null || batch.journal.stored(stored);
+            engine.steps.run(effects -> {
                 returnedLate(effects);
                 // Reported failed when it was given up on: whatever it stored now must go, whatever the policy.
                 if (ours) {
@@ -177,13 +214,13 @@ final class Upload extends Call {
         // the next call and finds the lock free.
         ending = outcome;
         endingCancel = cancelled;
-        engine.dispatcher.runOrLeave(this);
+        engine.steps.runOrCombine(this);
     }
 
-    /** Under the lock: its end, as {@link #answered} found it; perhaps run by the thread on duty. */
+    /** Under the lock: its end, as {@link #answered} found it; perhaps run by the combining thread. */
     @Override
-    void runLeft(Effects effects) {
-        engine.dispatcher.release(this, effects);
+    void runCombined(Effects effects) {
+        engine.queue.release(this, effects);
         batch.record(this, Objects.requireNonNull(ending), endingCancel, effects);
     }
 
@@ -199,7 +236,7 @@ final class Upload extends Call {
         }
         batch.listener.uploadStuck(event);
         batch.listener.uploadFailed(event, reason, took);
-        engine.dispatcher.run(effects -> batch.record(this, outcome, cancelled, effects));
+        engine.steps.run(effects -> batch.record(this, outcome, cancelled, effects));
     }
 
     /**
@@ -214,7 +251,7 @@ final class Upload extends Call {
         boolean overloaded = !outcome.isStored() && (cancelled != null || Causes.any(outcome.failure().orElse(null),
                 t -> t instanceof UploadException && ((UploadException) t).isThrottling()));
         try {
-            limit.onSample(started, now - started, engine.dispatcher.inFlightNow(), overloaded);
+            limit.onSample(started, now - started, engine.queue.inFlightNow(), overloaded);
         } catch (RuntimeException e) {
             Engine.LOG.warn("the concurrency limit {} failed on a sample", limit, e);
         }
@@ -230,7 +267,7 @@ final class Upload extends Call {
             Attempt.@Nullable Cancel cancelled) {
         if (failure == null && stored != null) {
             UploadResult result = UploadResult.stored(index, attachment, stored);
-            return batch.owns(stored) ? result : result.possiblyStored(new BatchTakenOverException(describe()
+            return batch.journal.stored(stored) ? result : result.possiblyStored(new BatchTakenOverException(describe()
                     + " was stored after " + batch.event + " stopped being this process's; the upload journal removes"
                     + " it"));
         }

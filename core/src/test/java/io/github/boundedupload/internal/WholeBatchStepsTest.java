@@ -114,7 +114,7 @@ class WholeBatchStepsTest {
     }
 
     /** Every hold of the lock, by CPU time of the thread that held it. */
-    private static final class Holds implements Dispatcher.LockWatch {
+    private static final class Holds implements StepLock.LockWatch {
         private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final AtomicLong total = new AtomicLong();
         final AtomicLong longest = new AtomicLong();
@@ -163,7 +163,7 @@ class WholeBatchStepsTest {
                         .executorType(ExecutorType.PLATFORM)
                         .batchTimeout(stop == Stop.TIMEOUT ? Duration.ofSeconds(2) : Duration.ofMinutes(5))
                         .stopTimeout(Duration.ofSeconds(30)).build())) {
-            Dispatcher dispatcher = ((DefaultConcurrentAttachmentUploader) uploader).dispatcher();
+            StepLock steps = ((DefaultConcurrentAttachmentUploader) uploader).steps();
             warmUp(uploader);
             AtomicReference<BatchResult> small = new AtomicReference<>();
             AtomicInteger skipsHeard = new AtomicInteger();
@@ -193,12 +193,12 @@ class WholeBatchStepsTest {
             if (stop != Stop.FAILURE) {
                 await().until(() -> storage.inFlight.get() == 1);
             }
-            dispatcher.watch(holds);
+            steps.watch(holds);
             if (stop == Stop.CANCEL) {
                 big.cancel(true);
             }
             BatchResult result = bigFinished.orTimeout(5, TimeUnit.MINUTES).join();
-            dispatcher.watch(null);
+            steps.watch(null);
 
             assertThat(small.get()).as("the batch of one, submitted while the big one was being stopped").isNotNull();
             assertThat(small.get().allStored()).isTrue();

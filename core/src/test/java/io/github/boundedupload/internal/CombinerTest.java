@@ -31,13 +31,13 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A step left to the thread on duty ({@link Dispatcher#leave}): a virtual thread that ends an upload while the lock is
+ * A step handed over to the combining thread ({@link Combiner#combine}): a virtual thread that ends an upload while the lock is
  * held does not park for it; the step runs once, under the lock, soon after, and its effects in its batch's context.
- * The thread on duty runs effects only when off duty, so that foreign code in them never holds up other ends.
+ * The combining thread runs effects only once it stops combining, so that foreign code in them never holds up other ends.
  */
-class LeftStepsTest {
+class CombinerTest {
 
-    private final Dispatcher dispatcher = new Dispatcher(4, null, Long.MAX_VALUE);
+    private final StepLock lock = new StepLock(effects -> { });
 
     /** The context of a step: the name it sets in {@link #CONTEXT} while its effects run. */
     private static final ThreadLocal<String> CONTEXT = new ThreadLocal<>();
@@ -50,18 +50,23 @@ class LeftStepsTest {
         };
     }
 
-    /** Leaves {@code step}, its effects in the context {@code name}. */
-    private void leave(String name, Consumer<Effects> step) {
+    /** Hands {@code step} over, its effects in the context {@code name}. */
+    private void handOver(String name, Consumer<Effects> step) {
         ContextPropagator.Captured context = context(name);
-        dispatcher.leave(new Dispatcher.Left() {
+        lock.combine(new Combiner.Step() {
             @Override
-            void runLeft(Effects effects) {
+            void runCombined(Effects effects) {
                 step.accept(effects);
             }
 
             @Override
-            ContextPropagator.Captured leftContext() {
+            ContextPropagator.Captured stepContext() {
                 return context;
+            }
+
+            @Override
+            boolean takesNextCall() {
+                return false;
             }
         });
     }
@@ -70,7 +75,7 @@ class LeftStepsTest {
     private final class Holder implements AutoCloseable {
         final CountDownLatch holding = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        final Thread thread = new Thread(() -> dispatcher.run(effects -> {
+        final Thread thread = new Thread(() -> lock.run(effects -> {
             holding.countDown();
             awaitUninterruptibly(release);
         }), "holder");
@@ -88,18 +93,18 @@ class LeftStepsTest {
     }
 
     @Test
-    void stepsLeftWhileTheLockIsHeldRunOnceAfterItInOrderOnTheThreadOnDutyAndTheirEffectsInTheirContexts() throws Exception {
+    void stepsHandedOverWhileTheLockIsHeldRunOnceAfterItInOrderOnTheCombiningThreadAndTheirEffectsInTheirContexts() throws Exception {
         List<String> steps = new CopyOnWriteArrayList<>(); // read here without the lock, which is held
         AtomicReference<String> effectContext = new AtomicReference<>();
         AtomicReference<Thread> effectThread = new AtomicReference<>();
-        Thread onDuty;
+        Thread combining;
         try (Holder holder = new Holder()) {
-            // The first to leave a step takes the duty: it waits for the lock.
-            onDuty = new Thread(() -> leave("first", effects -> steps.add("first")), "on duty");
-            onDuty.start();
-            awaitQueued(onDuty);
+            // The first to hand a step over starts combining: it waits for the lock.
+            combining = new Thread(() -> handOver("first", effects -> steps.add("first")), "combining");
+            combining.start();
+            awaitQueued(combining);
             // The second goes on at once, though the lock is held.
-            leave("second", effects -> {
+            handOver("second", effects -> {
                 steps.add("second");
                 effects.add(() -> {
                     effectContext.set(CONTEXT.get());
@@ -107,28 +112,28 @@ class LeftStepsTest {
                 });
             });
             // And so do the next ones: left one after another, they run in that order.
-            leave("third", effects -> steps.add("third"));
-            leave("fourth", effects -> steps.add("fourth"));
+            handOver("third", effects -> steps.add("third"));
+            handOver("fourth", effects -> steps.add("fourth"));
             assertThat(steps).as("nothing runs while the lock is held").isEmpty();
             assertThat(holder.thread.isAlive()).isTrue();
         }
-        onDuty.join(TimeUnit.MINUTES.toMillis(1));
-        assertThat(onDuty.isAlive()).isFalse();
+        combining.join(TimeUnit.MINUTES.toMillis(1));
+        assertThat(combining.isAlive()).isFalse();
         assertThat(steps).containsExactly("first", "second", "third", "fourth");
-        assertThat(effectThread.get()).as("the effect ran on the thread on duty").isSameAs(onDuty);
+        assertThat(effectThread.get()).as("the effect ran on the combining thread").isSameAs(combining);
         assertThat(effectContext.get()).as("in the context of the step that decided it").isEqualTo("second");
         assertThat(CONTEXT.get()).isNull();
     }
 
     @Test
     void anEffectThatWaitsForAStepLeftByAnotherThreadIsNotItsDeadlock() throws Exception {
-        // An effect runs foreign code: here it waits for a step another thread leaves, as a listener or a batch's
-        // future that submits a batch of the same uploader and waits for it would. The thread on duty is off duty by
-        // then, so the other thread takes the duty itself.
+        // An effect runs foreign code: here it waits for a step another thread hands over, as a listener or a batch's
+        // future that submits a batch of the same uploader and waits for it would. The combining thread has stopped combining by
+        // then, so the other thread combines itself.
         CountDownLatch otherRan = new CountDownLatch(1);
         AtomicReference<Boolean> waited = new AtomicReference<>();
-        leave("waits", effects -> effects.add(() -> {
-            Thread other = new Thread(() -> leave("other", e -> otherRan.countDown()), "other");
+        handOver("waits", effects -> effects.add(() -> {
+            Thread other = new Thread(() -> handOver("other", e -> otherRan.countDown()), "other");
             other.start();
             waited.set(awaitUninterruptibly(otherRan));
         }));
@@ -136,26 +141,26 @@ class LeftStepsTest {
     }
 
     @Test
-    void aStepThatFailsIsReportedAndTheOthersRunAndTheDutyPassesOn() throws Exception {
+    void aStepThatFailsIsReportedAndTheOthersRunAndCombiningPassesOn() throws Exception {
         AtomicInteger ran = new AtomicInteger();
         AtomicInteger effects = new AtomicInteger();
-        Thread onDuty;
+        Thread combining;
         try (Holder holder = new Holder()) {
-            onDuty = new Thread(() -> leave("a", e -> {
+            combining = new Thread(() -> handOver("a", e -> {
                 throw new IllegalStateException("a bug");
-            }), "on duty");
-            onDuty.start();
-            awaitQueued(onDuty);
-            leave("b", e -> {
+            }), "combining");
+            combining.start();
+            awaitQueued(combining);
+            handOver("b", e -> {
                 ran.incrementAndGet();
                 e.add(effects::incrementAndGet);
             });
         }
-        onDuty.join(TimeUnit.MINUTES.toMillis(1));
+        combining.join(TimeUnit.MINUTES.toMillis(1));
         assertThat(ran).hasValue(1);
         assertThat(effects).hasValue(1);
-        // Off duty: the next step left takes the duty afresh, on its own thread.
-        leave("c", e -> e.add(effects::incrementAndGet));
+        // Once combining stopped: the next step left starts combining afresh, on its own thread.
+        handOver("c", e -> e.add(effects::incrementAndGet));
         assertThat(effects).hasValue(2);
     }
 
@@ -163,7 +168,7 @@ class LeftStepsTest {
     void underContentionEveryStepRunsOnceAndEveryEffectOnce() throws Exception {
         int threads = 8;
         int each = 20_000;
-        int[] underLock = {0}; // guarded by the dispatcher's lock
+        int[] underLock = {0}; // guarded by the lock
         AtomicInteger effectsRun = new AtomicInteger();
         ConcurrentHashMap<Integer, Boolean> seen = new ConcurrentHashMap<>();
         AtomicInteger duplicates = new AtomicInteger();
@@ -186,11 +191,11 @@ class LeftStepsTest {
                                 }
                             });
                         };
-                        // Every third a plain step, so that the lock is also held by steps that are not left.
+                        // Every third a plain step, so that the lock is also held by steps that are not handed over.
                         if (i % 3 == 0) {
-                            dispatcher.run(step);
+                            lock.run(step);
                         } else {
-                            leave("t" + thread, step);
+                            handOver("t" + thread, step);
                         }
                     }
                 }, pool));
@@ -201,7 +206,7 @@ class LeftStepsTest {
         }
         // Every thread has returned: a step it left is run by then only if a thread on duty ran it; each returned
         // thread either ran its own or pushed it while one was on duty, which stops only when nothing is left to take.
-        assertThat(dispatcher.read(() -> underLock[0])).isEqualTo(threads * each);
+        assertThat(lock.read(() -> underLock[0])).isEqualTo(threads * each);
         assertThat(effectsRun).hasValue(threads * each);
         assertThat(duplicates).hasValue(0);
         assertThat(seen).hasSize(threads * each);
@@ -241,7 +246,7 @@ class LeftStepsTest {
 
     /** Waits until {@code thread} waits for the lock. */
     private void awaitQueued(Thread thread) {
-        await().atMost(Duration.ofMinutes(1)).until(() -> dispatcher.waitsForLock(thread));
+        await().atMost(Duration.ofMinutes(1)).until(() -> lock.waitsForLock(thread));
     }
 
     private static boolean awaitUninterruptibly(CountDownLatch latch) {

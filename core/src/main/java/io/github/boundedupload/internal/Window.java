@@ -1,0 +1,78 @@
+package io.github.boundedupload.internal;
+
+import java.util.Arrays;
+
+/**
+ * A batch's window: the uploads it has offered to the {@link CallQueue} and that have not ended, at most
+ * {@code maxConcurrentUploadsPerBatch} at a time (one on its caller's thread), in no order; and the cursor of those not
+ * offered yet. Guarded by the step lock. Changes when how a batch offers its uploads changes.
+ */
+final class Window {
+
+    private final Upload[] uploads;
+    private final Upload[] live;
+    /** Each upload's place in {@link #live}, by its index; -1 outside it. */
+    private final int[] slots;
+    private int liveCount;
+    /** The cursor: uploads before it were offered, or skipped by a stop. */
+    private int next;
+    /** How many uploads were ever offered: those a rollback or the release of keys must look at. */
+    private int offered;
+
+    Window(Upload[] uploads, int size) {
+        this.uploads = uploads;
+        this.live = new Upload[Math.min(uploads.length, size)];
+        this.slots = new int[uploads.length];
+        Arrays.fill(slots, -1);
+    }
+
+    /** Offers the next uploads to the queue, up to the window's size. */
+    void fill(CallQueue<Call> queue) {
+        while (liveCount < live.length && next < uploads.length) {
+            Upload upload = uploads[next++];
+            offered = next;
+            slots[upload.index] = liveCount;
+            live[liveCount++] = upload;
+            queue.enqueue(upload);
+        }
+    }
+
+    /** An upload ended (or was taken out before it started): its place is free. */
+    void remove(Upload upload) {
+        int slot = slots[upload.index];
+        if (slot >= 0) {
+            Upload last = live[--liveCount];
+            live[slot] = last;
+            slots[last.index] = slot;
+            live[liveCount] = null;
+            slots[upload.index] = -1;
+        }
+    }
+
+    /** Nothing more is offered: the index of the first upload never offered (they will never start). */
+    int close() {
+        int from = next;
+        next = uploads.length;
+        return from;
+    }
+
+    /** How many uploads are in the window now. */
+    int liveCount() {
+        return liveCount;
+    }
+
+    /** The upload in place {@code slot} (below {@link #liveCount()}). */
+    Upload live(int slot) {
+        return live[slot];
+    }
+
+    /** Whether every upload was offered (or skipped) and none is in the window any more. */
+    boolean empty() {
+        return next >= uploads.length && liveCount == 0;
+    }
+
+    /** How many uploads were ever offered. */
+    int offered() {
+        return offered;
+    }
+}
