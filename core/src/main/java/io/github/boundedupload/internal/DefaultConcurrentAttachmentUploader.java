@@ -242,10 +242,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     }
 
     private void giveBack(int places) {
-        engine.steps.run(effects -> {
-            engine.queue.freePlaces(places);
-            engine.steps.signalAll();
-        });
+        engine.steps.run(effects -> engine.queue.freePlaces(places)); // which wakes the waiters
     }
 
     private static RuntimeException rethrow(@Nullable Throwable failure) {
