@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * a whole changes.
  *
  * <p>A batch <em>finishes</em> (its future completes) when every upload has a result and the first try of each delete
- * it waits for has ended; it is <em>settled</em> when nothing of it runs in the background any more (deletes being
+ * it waits for has ended; it is <em>settled</em> when nothing of it runs in the backgroundWork any more (deletes being
  * retried, calls given up on that have not returned): its results are final then ({@link Settlement}). Its keys stay
  * its own until it is settled. Work over every upload (skipping those a
  * stop leaves, starting their rollback, freeing their keys) runs in slices ({@link StepLock#inSlices}), and the batch
@@ -53,7 +53,7 @@ final class Batch {
     final UploadListener listener;
     /** The batch in the journal, or {@link JournalRecord#NONE}: asked whether the batch may still act on the storage. */
     final JournalRecord journal;
-    /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link Settlement#keep()}), on its thread. */
+    /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link Settlement#keepInJournal()}), on its thread. */
     final boolean keepOnCaller;
     /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
     private final long deadline;
@@ -67,17 +67,17 @@ final class Batch {
     /** First tries of rollback deletes the batch waits for before it finishes. */
     private int awaitedDeletes;
     /** Deletes not yet confirmed or given up, and calls given up on that have not returned. */
-    private int background;
+    private int backgroundWork;
     /**
      * Whether a key may still hold something nothing here removes (a delete given up, an unknown outcome kept): the
      * journal must then remove the batch's keys itself.
      */
-    private boolean leftBehind;
+    private boolean objectsMayRemain;
     private boolean stopped;
     private boolean rollback;
     private boolean settled;
     /** Whether the finished batch keeps what it stored (in the journal): then it is not forgotten when settled. */
-    private boolean keeps;
+    private boolean keepsStored;
     /** The upload whose failure stopped the batch (or failed first): its failure is the exception's cause. */
     private @Nullable Upload firstFailure;
     private boolean deadlineFired;
@@ -129,11 +129,11 @@ final class Batch {
     }
 
     /**
-     * Under the lock: work of the batch in the background started ({@code +1}: a call given up on, a delete) or ended
+     * Under the lock: work of the batch in the backgroundWork started ({@code +1}: a call given up on, a delete) or ended
      * ({@code -1}: the call returned, the delete was confirmed or given up).
      */
-    void background(int change) {
-        background += change;
+    void backgroundWork(int change) {
+        backgroundWork += change;
     }
 
     /** Under the lock: the batch waits for the first try of one more delete ({@code +1}), or it ended ({@code -1}). */
@@ -142,8 +142,8 @@ final class Batch {
     }
 
     /** Under the lock: a key may still hold something nothing here removes (a delete given up). */
-    void leaveBehind() {
-        leftBehind = true;
+    void objectsMayRemain() {
+        objectsMayRemain = true;
     }
 
     /** Under the lock: what a delete did changes an upload's result (the reported one, or after the finish the settled one). */
@@ -242,7 +242,7 @@ final class Batch {
         // A failure because the batch was stopped (not a timeout of its own) is not a real failure. An object stored
         // after the batch was taken over is left to the journal, which removes it: the batch keeps nothing then.
         boolean takenOver = result.status() == Status.POSSIBLY_STORED;
-        leftBehind |= takenOver;
+        objectsMayRemain |= takenOver;
         boolean real = (result.status() == Status.FAILED || takenOver)
                 && (cancel == null || cancel.status() == Status.FAILED);
         if (real && firstFailure == null) {
@@ -259,7 +259,7 @@ final class Batch {
             // Kept batch, unknown outcome: FAILED must mean nothing stored, so its key goes as a rollback's would.
             if (engine.config.keepUnknownOutcomes()) {
                 upload.recorded(result.possiblyStored(result.failure().orElseThrow()), cancel);
-                leftBehind = true;
+                objectsMayRemain = true;
             } else {
                 upload.rollBack();
                 engine.rollbacks.start(upload, null, true, effects);
@@ -274,7 +274,7 @@ final class Batch {
      * more; the batch settles for its caller now.
      */
     void abandonedAtClose(Call call, Effects effects) {
-        leftBehind = true;
+        objectsMayRemain = true;
         settlement.abandoned(call, effects);
     }
 
@@ -284,12 +284,12 @@ final class Batch {
             return;
         }
         finished = true;
-        settlement.finishing(background == 0);
+        settlement.finishing(backgroundWork == 0);
         engine.running.remove(this);
         engine.completing.add(this);
         engine.steps.signalAll();
         boolean fails = engine.policy.fails(stored, uploads.length);
-        keeps = journal != JournalRecord.NONE && !fails && stored > 0;
+        keepsStored = journal != JournalRecord.NONE && !fails && stored > 0;
         Upload cause = firstFailure;
         // Outside the lock: the results no longer change once the batch is finished.
         effects.add(() -> InContext.run(context, () -> complete(fails, cause)));
@@ -298,13 +298,13 @@ final class Batch {
 
     /** Frees the batch's keys (in slices) once nothing of it runs any more. */
     void checkSettled(Effects effects) {
-        if (!finished || settled || background > 0) {
+        if (!finished || settled || backgroundWork > 0) {
             return;
         }
         settled = true;
         settlement.settle(effects);
-        if (!keeps) {
-            boolean confirmed = !leftBehind;
+        if (!keepsStored) {
+            boolean confirmed = !objectsMayRemain;
             effects.add(() -> journal.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));
         }
@@ -321,7 +321,7 @@ final class Batch {
 
     private void complete(boolean fails, @Nullable Upload cause) {
         try {
-            settlement.reportFinished(fails, keeps, cause);
+            settlement.reportFinished(fails, keepsStored, cause);
         } finally {
             engine.completing.remove(this);
         }

@@ -51,7 +51,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
     abstract Executor runOn();
 
     /** Calls the storage; the storage's answer arrives later, on any thread. */
-    abstract void call();
+    abstract void callStorage();
 
     /** The executor refused it: it never ran. */
     abstract void refused(RejectedExecutionException e);
@@ -133,7 +133,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
     /** Runs this call with its batch's context, on the calling thread. */
     final void runHere() {
         markStarted();
-        InContext.run(batch.context, this::call);
+        InContext.run(batch.context, this::callStorage);
     }
 
     /** It runs (or, refused by its executor, ends) now. */
@@ -163,7 +163,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
      * calls as there are permits are stuck already), and keeps waiting for its late return in the background.
      */
     final void abandon() {
-        boolean givenUp = engine.steps.call(effects -> {
+        boolean givenUp = engine.steps.compute(effects -> {
             if (!CLAIMED.compareAndSet(this, 0, 1)) {
                 return false;
             }
@@ -173,7 +173,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
                 // The thread is still busy: the own pool gets one more, so that the freed permit has a thread.
                 effects.add(() -> engine.resizePool(1));
             } // else it keeps its permit until it returns: as many calls as there are permits are stuck already
-            batch.background(1);
+            batch.backgroundWork(1);
             return true;
         });
         if (!givenUp) {
@@ -196,7 +196,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
         if (!engine.queue.release(this, effects)) {
             effects.add(() -> engine.resizePool(-1));
         }
-        batch.background(-1);
+        batch.backgroundWork(-1);
     }
 
     final @Nullable Throwable cancelReason() {

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The uploader's face, and the one factory of its engine: submission (check, admission, journal, start) and the way in
  * to shutdown ({@link Shutdown}). A batch then lives in its rooms: {@link BatchCheck}, {@link Admission},
- * {@link JournalRecord}, {@link Batch} and its {@link Upload}s, the {@link Dispatcher}, the storage; the walk is drawn
+ * {@link JournalRecord}, {@link Batch} and its {@link Upload}s, the {@link StepLock} and its {@link CallQueue}, the storage; the walk is drawn
  * in {@code docs/design.md}. Changes when the API's entry points or the order of submission change.
  */
 public final class DefaultConcurrentAttachmentUploader implements ConcurrentAttachmentUploader {
@@ -99,7 +99,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         }
-        batch.settlement.keep();
+        batch.settlement.keepInJournal();
         return result;
     }
 
@@ -170,7 +170,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
     /**
      * Checks a batch, admits it (the queue's bound and the rejection policy), records it in the journal if there is
      * one, and starts it; a refused batch has touched neither the journal nor the storage. With {@code keepOnCaller},
-     * the caller keeps the batch in the journal ({@link Settlement#keep()}) on its own thread once it has the result.
+     * the caller keeps the batch in the journal ({@link Settlement#keepInJournal()}) on its own thread once it has the result.
      */
     private Batch submit(List<Attachment> attachments, boolean keepOnCaller, UploadListener listener) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
@@ -183,7 +183,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         Batch ready = journaled ? null
                 : new Batch(engine, batchEvent, checked, context, submitted, false, null, keepOnCaller, listener);
         UploaderSaturatedException[] rejected = new UploaderSaturatedException[1];
-        Admission.Verdict verdict = engine.steps.call(effects -> {
+        Admission.Verdict verdict = engine.steps.compute(effects -> {
             Admission.Verdict v = admission.admit(size, submitted);
             if (v == Admission.Verdict.REFUSED) {
                 rejected[0] = new UploaderSaturatedException(engine.name, size, engine.queue.queued(),
@@ -215,7 +215,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
         }
         Batch batch = new Batch(engine, batchEvent, checked, context, submitted, !placesTaken, record, keepOnCaller,
                 listener);
-        boolean started = engine.steps.call(effects -> {
+        boolean started = engine.steps.compute(effects -> {
             if (engine.closed()) {
                 if (placesTaken) {
                     engine.queue.freePlaces(size);

@@ -27,7 +27,7 @@ final class DeleteCall extends Call {
     /** When the retries stop (System.nanoTime). */
     final long deadline;
     /** Why the try failed ({@code null}: it did not), until its end runs ({@link #runCombined}). */
-    private @Nullable Throwable ending;
+    private @Nullable Throwable failureToRecord;
 
     DeleteCall(Upload upload, @Nullable StoredObject stored, int tries, boolean awaited, long deadline) {
         super(upload.batch, upload.key, 0, false);
@@ -62,7 +62,7 @@ final class DeleteCall extends Call {
     }
 
     @Override
-    void call() {
+    void callStorage() {
         if (!batch.journal.owned()) {
             // Another process removes the batch's objects now; this key may hold what another batch stored since.
             answered(new BatchTakenOverException("did not delete " + SafeText.quote(key) + " (" + describe()
@@ -89,7 +89,7 @@ final class DeleteCall extends Call {
             });
             return;
         }
-        ending = failure == null ? null : Causes.unwrap(failure);
+        failureToRecord = failure == null ? null : Causes.unwrap(failure);
         engine.steps.runOrCombine(this);
     }
 
@@ -97,7 +97,7 @@ final class DeleteCall extends Call {
     @Override
     void runCombined(Effects effects) {
         engine.queue.release(this, effects);
-        engine.rollbacks.tried(this, ending, effects);
+        engine.rollbacks.tried(this, failureToRecord, effects);
     }
 
     @Override

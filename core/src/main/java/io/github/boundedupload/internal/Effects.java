@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Work decided under the uploader's lock and done after unlocking, in the order it was decided: starting calls,
- * calling listeners, completing futures. Nothing slow or foreign runs under the lock. Only {@link Dispatcher} steps
+ * calling listeners, completing futures. Nothing slow or foreign runs under the lock. Only {@link StepLock} steps
  * make and run them. Most steps decide one or two things (the end of an upload starts the next): those are held
  * without a list, as every upload makes a step. Changes when the way deferred work runs changes.
  */

@@ -65,7 +65,7 @@ final class Rollbacks {
     void start(Upload upload, @Nullable StoredObject stored, boolean awaited, Effects effects) {
         pending++;
         Batch batch = upload.batch;
-        batch.background(1);
+        batch.backgroundWork(1);
         if (awaited) {
             batch.awaitedDeletes(1);
         }
@@ -83,7 +83,7 @@ final class Rollbacks {
         }
         if (failure == null) {
             pending--;
-            batch.background(-1);
+            batch.backgroundWork(-1);
             batch.settlement.deleted(call.upload, call.stored, effects);
         } else if (!engine.stopping() && System.nanoTime() < call.deadline
                 && !(failure instanceof BatchTakenOverException)) {
@@ -146,7 +146,7 @@ final class Rollbacks {
         pending--;
         Batch batch = call.batch;
         batch.settlement.deleteGivenUp(call.upload, failure);
-        batch.background(-1);
+        batch.backgroundWork(-1);
         UploadEvent event = call.upload.event();
         StoredObject stored = call.stored;
         boolean closed = engine.stopping();

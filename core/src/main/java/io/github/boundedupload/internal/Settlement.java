@@ -32,7 +32,7 @@ final class Settlement {
     /** The result reported at the finish; set before {@link #reported} completes. */
     private volatile @Nullable BatchResult finishedResult;
     /** Once finished: the keys the result keeps, or null when it keeps nothing. */
-    private volatile @Nullable List<String> kept;
+    private volatile @Nullable List<String> keysToKeep;
     /** Whether the results are final (settled, or given up at close): nothing changes them any more. */
     private boolean resultsFinal;
     /** Whether the batch was settled in the step that finished it: its first result is its settled one. */
@@ -89,7 +89,7 @@ final class Settlement {
 
     /** A delete was given up: the result says the key may still hold what the upload stored. */
     void deleteGivenUp(Upload upload, Throwable failure) {
-        batch.leaveBehind();
+        batch.objectsMayRemain();
         UploadResult result = current(upload);
         if (resultsFinal || result == null || result.status() == Status.DELETED
                 || result.status() == Status.POSSIBLY_STORED) {
@@ -163,8 +163,8 @@ final class Settlement {
      *
      * @throws UploadException when the journal cannot keep the batch: it removes the objects itself
      */
-    void keep() {
-        List<String> keys = kept;
+    void keepInJournal() {
+        List<String> keys = keysToKeep;
         if (keys != null) {
             batch.journal.keep(keys);
         }
@@ -191,11 +191,11 @@ final class Settlement {
         BatchResult result = settledAtFinish ? new BatchResult(results)
                 : new BatchResult(results, settledResult.minimalCompletionStage());
         finishedResult = result;
-        kept = keys == null ? null : List.copyOf(keys);
+        keysToKeep = keys == null ? null : List.copyOf(keys);
         UploadException notKept = null;
         if (!batch.keepOnCaller) {
             try {
-                keep();
+                keepInJournal();
             } catch (UploadException e) {
                 notKept = e;
             }

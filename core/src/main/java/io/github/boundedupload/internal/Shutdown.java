@@ -37,7 +37,7 @@ final class Shutdown {
     /** Closes the uploader; {@code false} when it was closed already. */
     boolean close() {
         StepLock steps = engine.steps;
-        boolean closing = steps.call(effects -> {
+        boolean closing = steps.compute(effects -> {
             boolean wasOpen = engine.close();
             if (wasOpen) {
                 steps.signalAll();
@@ -102,7 +102,7 @@ final class Shutdown {
      * every batch completes now and what is left is reported.
      */
     private void stopEverything() {
-        List<Call> running = engine.steps.call(effects -> {
+        List<Call> running = engine.steps.compute(effects -> {
             engine.stop();
             engine.rollbacks.giveUpWaiting(effects);
             return engine.queue.running();
@@ -126,7 +126,7 @@ final class Shutdown {
      * (POSSIBLY_STORED), their batches settle now, and the log names each one.
      */
     private void abandonStuck() {
-        List<Call> stuck = engine.steps.call(effects -> {
+        List<Call> stuck = engine.steps.compute(effects -> {
             List<Call> calls = new ArrayList<>(engine.abandoned);
             for (Call call : calls) {
                 call.batch.abandonedAtClose(call, effects);

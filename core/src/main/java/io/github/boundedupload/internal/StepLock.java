@@ -65,8 +65,8 @@ final class StepLock {
         effects.run();
     }
 
-    /** A step with a result. */
-    <T> T call(Function<Effects, T> step) {
+    /** A step that computes a result. */
+    <T> T compute(Function<Effects, T> step) {
         Effects effects = new Effects();
         T result;
         long start = lock();
@@ -152,7 +152,7 @@ final class StepLock {
         effects.add(() -> {
             boolean more = true;
             while (more) {
-                more = call(slice::next);
+                more = compute(slice::next);
             }
         });
     }

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One attachment of a batch, from its admission to its result: its key, its weight against the bytes-in-flight bound,
  * its checked length, its one call to the storage, and its outcome ({@link #result}). It waits in its batch until the
- * batch's window offers it, then in the {@link Dispatcher}'s queue; it runs, and the storage's answer becomes its
+ * batch's window offers it, then in the {@link CallQueue}; it runs, and the storage's answer becomes its
  * {@link UploadResult} ({@link #answered}), which it hands to its {@link Batch}. Changes when what happens to one
  * attachment changes.
  */
@@ -40,14 +40,14 @@ final class Upload extends Call {
      * What a delete did after the batch finished (confirmed, still trying, given up): the settled result. The finished
      * batch's result is built outside the lock from {@link #result}, which therefore no longer changes then.
      */
-    private @Nullable UploadResult later;
+    private @Nullable UploadResult settledResult;
     /** The cancel it ended by, as it was when it was answered (a cancel coming later changes nothing). */
     private Attempt.@Nullable Cancel cancel;
     /** A delete that undoes it was started by its batch's rollback. */
     private boolean rollingBack;
-    /** Its outcome and cancel as answered, until its end runs ({@link #runLeft}), perhaps on the thread on duty. */
-    private @Nullable UploadResult ending;
-    private Attempt.@Nullable Cancel endingCancel;
+    /** Its outcome and cancel as answered, until its end runs ({@link #runCombined}), perhaps on the combining thread. */
+    private @Nullable UploadResult outcomeToRecord;
+    private Attempt.@Nullable Cancel cancelToRecord;
     /** Made once, on first use (an immutable value: a race only makes it twice). */
     private @Nullable UploadEvent event;
     /** When its upload timeout passes (System.nanoTime), once it runs; 0 before, and once it fired. */
@@ -67,7 +67,7 @@ final class Upload extends Call {
 
     /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
     @Nullable UploadResult currentResult() {
-        return later != null ? later : result;
+        return settledResult != null ? settledResult : result;
     }
 
     /** The cancel it ended by, as it was when it was answered. */
@@ -89,7 +89,7 @@ final class Upload extends Call {
     /** Its batch changed its result ({@link Batch#changeResult}): the reported one, or once finished the settled one. */
     void changeResult(UploadResult changed, boolean batchFinished) {
         if (batchFinished) {
-            later = changed;
+            settledResult = changed;
         } else {
             result = changed;
         }
@@ -144,7 +144,7 @@ final class Upload extends Call {
     }
 
     @Override
-    void call() {
+    void callStorage() {
         UploadEvent event = event();
         Duration queuedFor = Duration.ofNanos(started - batch.submitted);
         long left = batch.submitted + engine.config.batchTimeout().toNanos() - started;
@@ -169,7 +169,7 @@ final class Upload extends Call {
 
     /**
      * On the thread that brought the storage's answer: a blocking storage's own call thread, where the answer is
-     * simply handled (inside {@link #call()}, in the batch's context already); or the thread that completed a
+     * simply handled (inside {@link #callStorage()}, in the batch's context already); or the thread that completed a
      * non-blocking storage's future, which then starts the next call too ({@link Handoff#runAnswer}).
      */
     private void onAnswer(@Nullable StoredObject stored, @Nullable Throwable failure) {
@@ -210,10 +210,10 @@ final class Upload extends Call {
         } else {
             batch.listener.uploadSkipped(event, outcome.failure().orElseThrow());
         }
-        // On a virtual thread, left to the thread on duty (this one has nothing left to do), unless this thread takes
+        // On a virtual thread, handed to the combiner (this thread has nothing left to do), unless this thread takes
         // the next call and finds the lock free.
-        ending = outcome;
-        endingCancel = cancelled;
+        outcomeToRecord = outcome;
+        cancelToRecord = cancelled;
         engine.steps.runOrCombine(this);
     }
 
@@ -221,7 +221,7 @@ final class Upload extends Call {
     @Override
     void runCombined(Effects effects) {
         engine.queue.release(this, effects);
-        batch.record(this, Objects.requireNonNull(ending), endingCancel, effects);
+        batch.record(this, Objects.requireNonNull(outcomeToRecord), cancelToRecord, effects);
     }
 
     @Override

@@ -34,19 +34,19 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
  */
 final class Multipart {
 
-    private static final Logger LOG = Upload.LOG;
+    private static final Logger LOG = ObjectUpload.LOG;
     /** Aborts of one upload whose parts were cut off, at most (see {@link #afterFailedMultipart}). */
     private static final int MAX_ABORTS = 3;
 
-    private final Upload upload;
+    private final ObjectUpload upload;
 
-    Multipart(Upload upload) {
+    Multipart(ObjectUpload upload) {
         this.upload = upload;
     }
 
     CompletableFuture<StoredObject> upload(Parts.PartSource source) {
         CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder();
-        Upload.copyFields(upload.object().build(), create);
+        ObjectUpload.copyFields(upload.object().build(), create);
         create.overrideConfiguration(upload.callTimeout());
         Instant asked = Instant.now();
         return upload.track(upload.ops.create(create.build())).handle((created, failure) -> failure == null
@@ -81,7 +81,7 @@ final class Multipart {
         if (Failures.refused(failure)) {
             return CompletableFuture.failedFuture(failure);
         }
-        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE)).thenCompose(settled ->
+        return upload.ops.cleanup(() -> upload.ops.settle(ObjectUpload.SETTLE)).thenCompose(settled ->
                 upload.abortUploadsSince(asked, failure, "starting the multipart upload failed"));
     }
 
@@ -102,7 +102,7 @@ final class Multipart {
                         // Aborted while S3 may have been completing it: a server that does not make the two exclusive
                         // (LocalStack does not) then stores the object and confirms the abort. Look once the
                         // completion has had its moment.
-                        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE))
+                        return upload.ops.cleanup(() -> upload.ops.settle(ObjectUpload.SETTLE))
                                 .thenCompose(settled -> storedAfterAll(failure, size, true));
                     }
                     // Gone without a completion sent: an earlier abort worked (one whose answer an interrupt cut off).
@@ -120,12 +120,12 @@ final class Multipart {
     private CompletableFuture<AbortMultipartUploadResponse> abort(String uploadId) {
         return upload.ops.cleanup(() -> upload.ops.abort(AbortMultipartUploadRequest.builder()
                 .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId)
-                .overrideConfiguration(Upload.CLEANUP).build()));
+                .overrideConfiguration(ObjectUpload.CLEANUP).build()));
     }
 
     /** After the settle time, aborts again: S3 no longer knowing the upload means its parts are gone. */
     private CompletableFuture<StoredObject> abortAgain(String uploadId, Throwable failure, int left) {
-        return upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE)).thenCompose(settled -> abort(uploadId))
+        return upload.ops.cleanup(() -> upload.ops.settle(ObjectUpload.SETTLE)).thenCompose(settled -> abort(uploadId))
                 .handle((aborted, abortFailure) -> {
                     if (abortFailure != null && Failures.notFound(abortFailure)) {
                         return CompletableFuture.<StoredObject>failedFuture(failure); // nothing stored, parts gone

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
  */
 final class Parts {
 
-    private static final Logger LOG = Upload.LOG;
+    private static final Logger LOG = ObjectUpload.LOG;
 
     private Parts() {
     }
@@ -86,7 +86,7 @@ final class Parts {
 
     /** Parts read from one stream into memory, one part at a time, on the read executor. */
     static final class StreamParts implements PartSource {
-        private final Upload upload;
+        private final ObjectUpload upload;
         private final InputStream in;
         private final long length;
         private final int partSize;
@@ -94,7 +94,7 @@ final class Parts {
         private long offset;
         private int number;
 
-        StreamParts(Upload upload, InputStream in, long length, long partSize, byte @Nullable [] first) {
+        StreamParts(ObjectUpload upload, InputStream in, long length, long partSize, byte @Nullable [] first) {
             this.upload = upload;
             this.in = in;
             this.length = length;
@@ -124,8 +124,8 @@ final class Parts {
                 if (bytes.length == 0) {
                     return null;
                 }
-                if (number == Upload.MAX_PARTS) {
-                    throw new IOException("the content is longer than " + Upload.MAX_PARTS + " parts of " + partSize
+                if (number == ObjectUpload.MAX_PARTS) {
+                    throw new IOException("the content is longer than " + ObjectUpload.MAX_PARTS + " parts of " + partSize
                             + " bytes: raise the part size");
                 }
                 return part(bytes);
@@ -161,7 +161,7 @@ final class Parts {
     static int readFully(InputStream in, byte[] bytes) throws IOException {
         int filled = 0;
         while (filled < bytes.length) {
-            int read = in.read(bytes, filled, Math.min(Upload.READ_STEP, bytes.length - filled));
+            int read = in.read(bytes, filled, Math.min(ObjectUpload.READ_STEP, bytes.length - filled));
             if (read < 0) {
                 break;
             }

@@ -16,11 +16,11 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  */
 final class SinglePut {
 
-    private static final Logger LOG = Upload.LOG;
+    private static final Logger LOG = ObjectUpload.LOG;
 
-    private final Upload upload;
+    private final ObjectUpload upload;
 
-    SinglePut(Upload upload) {
+    SinglePut(ObjectUpload upload) {
         this.upload = upload;
     }
 
@@ -76,8 +76,8 @@ final class SinglePut {
             }
             if (headFailure != null) {
                 LOG.debug("s3://{}/{}: no answer and no object{}", upload.settings.bucket(), upload.key,
-                        again ? "; looking again after " + Upload.SETTLE : ": not stored");
-                return again ? upload.ops.cleanup(() -> upload.ops.settle(Upload.SETTLE))
+                        again ? "; looking again after " + ObjectUpload.SETTLE : ": not stored");
+                return again ? upload.ops.cleanup(() -> upload.ops.settle(ObjectUpload.SETTLE))
                         .thenCompose(x -> lookFor(sent, failure, false))
                         : CompletableFuture.<StoredObject>failedFuture(failure);
             }

@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 /**
  * One upload, for either client ({@link S3Ops}): one PutObject ({@link SinglePut}) up to the multipart threshold, a
  * multipart upload ({@link Multipart}) above it, and for content of unknown length whichever its first part shows.
- * This class plans; the strategies carry out; {@link Upload} holds what they share.
+ * This class plans; the strategies carry out; {@link ObjectUpload} holds what they share.
  * Changes when the choice between one PutObject and a multipart upload changes.
  *
  * <p><b>Lost answers.</b> When a request fails after its whole body was handed to the HTTP client and no answer
@@ -32,12 +32,12 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
  */
 public final class Transfer {
 
-    private static final Logger LOG = Upload.LOG;
+    private static final Logger LOG = ObjectUpload.LOG;
 
-    private final Upload upload;
+    private final ObjectUpload upload;
 
     public Transfer(Settings settings, S3Ops ops, UploadRequest request) {
-        this.upload = new Upload(settings, ops, request);
+        this.upload = new ObjectUpload(settings, ops, request);
     }
 
     /**
@@ -168,7 +168,7 @@ public final class Transfer {
         IOException changed = new IOException("the file is " + (now < 0 ? "gone" : now + " bytes") + " now, not the "
                 + size + " bytes it had when it was checked: it changed during the upload");
         DeleteObjectRequest.Builder delete = DeleteObjectRequest.builder().bucket(upload.settings.bucket())
-                .key(upload.key).overrideConfiguration(Upload.CLEANUP);
+                .key(upload.key).overrideConfiguration(ObjectUpload.CLEANUP);
         stored.versionId().ifPresent(delete::versionId);
         return upload.ops.cleanup(() -> upload.ops.delete(delete.build())).handle((deleted, failure) -> {
             if (failure != null) {
@@ -189,9 +189,9 @@ public final class Transfer {
         return Sent.tracked(size, upload.algorithm, upload.request::reportProgress);
     }
 
-    /** The configured part size, raised where the content would need more than {@link Upload#MAX_PARTS} parts. */
+    /** The configured part size, raised where the content would need more than {@link ObjectUpload#MAX_PARTS} parts. */
     private long partSize(long size) throws IOException {
-        long partSize = Math.max(upload.options.partSize(), (size + Upload.MAX_PARTS - 1) / Upload.MAX_PARTS);
+        long partSize = Math.max(upload.options.partSize(), (size + ObjectUpload.MAX_PARTS - 1) / ObjectUpload.MAX_PARTS);
         if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
             throw new IOException("the content is " + size + " bytes, more than S3 stores in one object");
         }

@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * upload; {@link SinglePut}, {@link Multipart} and {@link Parts} carry it out.
  * Changes when what the steps of an upload share changes.
  */
-final class Upload {
+final class ObjectUpload {
 
     static final Logger LOG = LoggerFactory.getLogger("io.github.boundedupload.s3");
     /** How long each clean-up request (abort, check, delete) may take, even after the upload's own time ran out. */
@@ -61,7 +61,7 @@ final class Upload {
     final @Nullable Long deadline;
     final Cancellables tasks = new Cancellables();
 
-    Upload(Settings settings, S3Ops ops, UploadRequest request) {
+    ObjectUpload(Settings settings, S3Ops ops, UploadRequest request) {
         this.settings = settings;
         this.options = settings.options();
         this.ops = ops;
