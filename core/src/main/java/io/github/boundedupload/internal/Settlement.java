@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * What a {@link Batch}'s background work (deletes confirmed, retried or given up; calls given up at close) does to its
  * results after they were recorded, and the two reports of them: at the finish, where a result never says what is
  * about to change (an object still being deleted is DELETING, not STORED), and once settled, when they are final
- * ({@code BatchResult.settled()}). Changes when what a result says while its batch's background work runs changes.
- * Guarded by the step lock unless marked otherwise.
+ * ({@code BatchResult.settled()}). Changes when what a result says while its batch's background work runs changes, or
+ * what a report of the batch holds. Guarded by the step lock unless marked otherwise.
  */
 final class Settlement {
 
