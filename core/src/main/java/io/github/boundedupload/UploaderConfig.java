@@ -72,6 +72,11 @@ public final class UploaderConfig {
     public static final ExecutorType DEFAULT_EXECUTOR_TYPE = ExecutorType.AUTO;
     /** Default {@link #keepUnknownOutcomes()}: what may be stored is removed. */
     public static final boolean DEFAULT_KEEP_UNKNOWN_OUTCOMES = false;
+    /**
+     * Default {@link #keepWorkOnUploaderThreads()}: a non-blocking storage's answer is handled, and starts the next
+     * call, on the thread that brought it.
+     */
+    public static final boolean DEFAULT_KEEP_WORK_ON_UPLOADER_THREADS = false;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
     private static final UploaderConfig DEFAULTS = builder().build();
@@ -94,6 +99,7 @@ public final class UploaderConfig {
     private final boolean keepUnknownOutcomes;
     private final ExecutorType executorType;
     private final @Nullable Executor executor;
+    private final boolean keepWorkOnUploaderThreads;
     private final ContextPropagator contextPropagator;
     private final List<UploadListener> listeners;
     private final KeyStrategy keyStrategy;
@@ -119,6 +125,7 @@ public final class UploaderConfig {
         this.keepUnknownOutcomes = b.keepUnknownOutcomes;
         this.executorType = b.executorType;
         this.executor = b.executor;
+        this.keepWorkOnUploaderThreads = b.keepWorkOnUploaderThreads;
         this.contextPropagator = b.contextPropagator;
         this.listeners = List.copyOf(b.listeners);
         this.keyStrategy = b.keyStrategy;
@@ -353,6 +360,25 @@ public final class UploaderConfig {
     }
 
     /**
+     * Whether every call to the storage, every context propagation and every listener call of an upload stays on the
+     * uploader's threads (its own, or the supplied {@link #executor()}'s), also with a non-blocking storage. A
+     * non-blocking storage answers on a thread of its client's (the AWS SDK's {@code sdk-async-response} threads: the
+     * future-completion executor of the application's {@code S3AsyncClient}, which the application may share). By
+     * default ({@code false}) that thread handles the answer: it reports the upload to the listeners, in the batch's
+     * context, and starts the next call itself, which saves a thread's wake-up per upload (scenario B of the
+     * benchmark, docs/performance.md). A listener or context propagator that blocks there holds a thread of that
+     * client: once all of them are held, the application's own requests on the client do not complete either. With
+     * {@code true} the answer is handed to one of the uploader's threads, at that wake-up's cost. A blocking storage
+     * answers on the uploader's thread that called it either way. Not affected: {@code bytesSent}, which is called on
+     * the thread that sends the bytes (a non-blocking client's I/O thread).
+     *
+     * @return whether a non-blocking storage's answers are handed to the uploader's threads
+     */
+    public boolean keepWorkOnUploaderThreads() {
+        return keepWorkOnUploaderThreads;
+    }
+
+    /**
      * How context reaches the upload threads.
      *
      * @return the propagator, {@link ContextPropagator#mdc()} by default
@@ -412,6 +438,7 @@ public final class UploaderConfig {
                 + ", rollbackDeadline=" + rollbackDeadline + ", failurePolicy=" + failurePolicy
                 + ", keepUnknownOutcomes=" + keepUnknownOutcomes
                 + ", executor=" + (executor == null ? executorType : "supplied")
+                + ", keepWorkOnUploaderThreads=" + keepWorkOnUploaderThreads
                 + (concurrencyLimit == null ? "" : ", concurrencyLimit=" + concurrencyLimit)
                 + (journal == null ? "" : ", journal=" + journal) + "]";
     }
@@ -439,6 +466,7 @@ public final class UploaderConfig {
         private boolean keepUnknownOutcomes = DEFAULT_KEEP_UNKNOWN_OUTCOMES;
         private ExecutorType executorType = DEFAULT_EXECUTOR_TYPE;
         private @Nullable Executor executor;
+        private boolean keepWorkOnUploaderThreads = DEFAULT_KEEP_WORK_ON_UPLOADER_THREADS;
         private ContextPropagator contextPropagator = ContextPropagator.mdc();
         private final List<UploadListener> listeners = new ArrayList<>();
         private KeyStrategy keyStrategy = KeyStrategy.datedUuid("");
@@ -467,6 +495,7 @@ public final class UploaderConfig {
             keepUnknownOutcomes = c.keepUnknownOutcomes;
             executorType = c.executorType;
             executor = c.executor;
+            keepWorkOnUploaderThreads = c.keepWorkOnUploaderThreads;
             contextPropagator = c.contextPropagator;
             listeners.addAll(c.listeners);
             keyStrategy = c.keyStrategy;
@@ -671,6 +700,19 @@ public final class UploaderConfig {
          */
         public Builder executor(@Nullable Executor executor) {
             this.executor = executor;
+            return this;
+        }
+
+        /**
+         * Sets {@link UploaderConfig#keepWorkOnUploaderThreads()}.
+         *
+         * @param keep {@code true} to hand a non-blocking storage's answers to the uploader's threads, so that no
+         *        listener or context propagator runs on the storage client's threads; {@code false} (the default) to
+         *        handle them, and start the next call, on the thread that brought them
+         * @return this builder
+         */
+        public Builder keepWorkOnUploaderThreads(boolean keep) {
+            this.keepWorkOnUploaderThreads = keep;
             return this;
         }
 

@@ -77,7 +77,11 @@ final class DeleteCall extends Call {
                         Status.FAILED));
         engine.storage.delete(key, stored, attempt, (ignored, failure) -> {
             cancelTimeout.run();
-            InContext.run(batch.context, () -> answered(failure));
+            Runnable answer = () -> InContext.run(batch.context, () -> answered(failure));
+            // A non-blocking storage's answer, on its client's thread: to the uploader's threads, when configured so.
+            if (engine.storage.blocking() || !Handoff.handOver(this, answer)) {
+                answer.run();
+            }
         });
     }
 

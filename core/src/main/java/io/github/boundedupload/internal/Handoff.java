@@ -1,6 +1,7 @@
 package io.github.boundedupload.internal;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * answer's thread starts the next call itself, since a non-blocking storage's calls return at once (its contract).
  * Waking one of our threads per upload for one non-blocking call put the library on the CRT client at 1.17x the CRT
  * Transfer Manager's CPU per upload; without it, 1.08-1.13x (scenario B, two strategies in one JVM:
- * docs/performance.md). Changes when how a call gets its thread changes.
+ * docs/performance.md). A listener or context propagator that blocks there holds the storage client's thread (the
+ * application's {@code S3AsyncClient}'s future-completion threads): under {@code keepWorkOnUploaderThreads} the answer
+ * is handed to the uploader's executor instead ({@link #handOver}). Changes when how a call gets its thread changes.
  */
 final class Handoff {
 
@@ -53,6 +56,33 @@ final class Handoff {
      * executor. (A blocking storage answers on the call's own thread, which {@link #runFrom} already runs.)
      */
     static void runAnswer(Call call, Runnable answer) {
+        if (!handOver(call, answer)) {
+            runAnswerHere(call, answer);
+        }
+    }
+
+    /**
+     * Under {@link io.github.boundedupload.UploaderConfig#keepWorkOnUploaderThreads()}: hands a non-blocking storage's
+     * answer to the uploader's executor, where it runs as {@link #runAnswer} runs it (and a thread of the own executor
+     * takes the call it starts), so that no listener, context propagator or storage call runs on the storage client's
+     * thread, which may be the application's. Not when this thread runs the uploader's calls already (the storage
+     * answered inside the call). {@code false} when it did not hand it over: the option is off, or the executor refused
+     * (it is shut down): then the answer runs here, as a refused call is reported where it was refused.
+     */
+    static boolean handOver(Call call, Runnable answer) {
+        Engine engine = call.engine;
+        if (!engine.config.keepWorkOnUploaderThreads() || CURRENT.get() != null) {
+            return false;
+        }
+        try {
+            engine.executor.execute(() -> runAnswerHere(call, answer));
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    private static void runAnswerHere(Call call, Runnable answer) {
         Engine engine = call.engine;
         if (call.runOn() != engine.handsOff || CURRENT.get() != null) {
             answer.run();

@@ -12,8 +12,11 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.spi.UploadRequest;
 import java.lang.invoke.MethodHandles;
+import java.time.Duration;
 import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -151,6 +154,29 @@ class HandoffTest {
             assertThat(storage.calledOn).hasSize(UPLOADS).contains(AnswersOnItsOwnThread.THREAD)
                     .allMatch(thread -> thread.equals(AnswersOnItsOwnThread.THREAD)
                             || thread.startsWith("bounded-upload-answers-"));
+        } finally {
+            storage.answers.shutdown();
+        }
+    }
+
+    @Test
+    void keptOnTheUploadersThreadsANonBlockingStoragesAnswerIsHandedToThemAndItsThreadRunsNothingOfOurs() {
+        AnswersOnItsOwnThread storage = new AnswersOnItsOwnThread();
+        List<String> listenedOn = new CopyOnWriteArrayList<>();
+        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("kept").executorType(ExecutorType.PLATFORM)
+                        .keepWorkOnUploaderThreads(true).listener(new UploadListener() {
+                            @Override
+                            public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
+                                listenedOn.add(Thread.currentThread().getName());
+                            }
+                        }).maxConcurrentUploads(PERMITS).maxConcurrentUploadsPerBatch(PERMITS).build())) {
+            BatchResult result = uploader.uploadAll(Batches.of("saturated", UPLOADS));
+
+            assertThat(result.allStored()).isTrue();
+            assertThat(storage.maxInFlight).hasValueLessThanOrEqualTo(PERMITS);
+            assertThat(storage.calledOn).hasSize(UPLOADS).allMatch(thread -> thread.startsWith("bounded-upload-kept-"));
+            assertThat(listenedOn).hasSize(UPLOADS).allMatch(thread -> thread.startsWith("bounded-upload-kept-"));
         } finally {
             storage.answers.shutdown();
         }
