@@ -10,8 +10,11 @@ import java.util.concurrent.CompletableFuture;
  * changes.
  *
  * <p>Implementations must be thread-safe and must return quickly: do not block in these methods. The uploader calls
- * them on its own threads, or on the thread that completed the future of another upload (yours), which starts the next
- * upload itself rather than waking one of the uploader's threads for it. When the uploader
+ * them on its threads (its own, or the supplied executor's); with its own threads, by default, also on the thread
+ * that completed the future of another upload (yours), which handles that answer (listeners, the batch's context) and
+ * starts the next upload itself rather than waking one of the uploader's threads for it. Complete the futures on
+ * threads that may run that work, or set {@link io.github.boundedupload.UploaderConfig#keepWorkOnUploaderThreads()},
+ * which hands every answer to the uploader's threads. When the uploader
  * gives up on an upload (timeout, stopped batch, close), it completes the request's
  * {@link UploadRequest#cancellation()}: stop the requests, remove what the upload started, and then complete the
  * returned future, exceptionally when nothing is stored. The uploader reports the attachment only then. A future that

@@ -12,9 +12,18 @@ import org.jspecify.annotations.Nullable;
  * implement the ones you need. {@code io.github.boundedupload.micrometer.MicrometerUploadListener} is one
  * implementation. Changes when the uploader reports a new kind of event.
  *
- * <p>Callbacks run on the uploader's threads (or the storage client's completion threads) with the submitting
- * thread's context (MDC) applied. They must be quick and must not block. An exception thrown by a callback is logged
- * and otherwise ignored: a listener cannot break an upload.
+ * <p>Where callbacks run: {@link #uploaderCreated} and {@link #uploaderClosed} on the thread that builds and closes
+ * the uploader; {@link #batchStarted} and {@link #batchRejected} on the submitting thread; the others on the
+ * uploader's threads (its own, or the supplied executor's), with the submitting thread's context (MDC) applied.
+ * Except with a non-blocking storage ({@link AsyncFileUploader}): there, by default, the callbacks that follow a
+ * storage's answer ({@link #uploadSucceeded}, {@link #uploadFailed}, {@link #uploadRolledBack}, {@link #batchFinished},
+ * {@link #batchSettled}, ...) run on the thread that brought the answer: the storage client's completion thread, such
+ * as the {@code sdk-async-response} threads of the application's {@code S3AsyncClient}, which a callback that blocks
+ * keeps from completing the application's own requests.
+ * {@link io.github.boundedupload.UploaderConfig#keepWorkOnUploaderThreads()} keeps them on the uploader's threads.
+ * {@link #bytesSent} runs on the thread that sends the bytes (a non-blocking client's I/O thread, without the context).
+ * Callbacks must be quick and must not block. An exception thrown by a callback is logged and otherwise ignored: a
+ * listener cannot break an upload.
  *
  * <p>For every attachment of an admitted batch exactly one of {@link #uploadSucceeded}, {@link #uploadFailed} or
  * {@link #uploadSkipped} is called, then {@link #batchFinished} once for the batch, then {@link #batchSettled} once,
