@@ -154,6 +154,14 @@ public class BoundedUploadProperties implements Validator {
     private boolean keepUnknownOutcomes = UploaderConfig.DEFAULT_KEEP_UNKNOWN_OUTCOMES;
 
     /**
+     * Whether every storage call, context propagation and listener call stays on the uploader's threads, also with
+     * the non-blocking S3 storage. By default the S3AsyncClient's completion threads that bring an answer report the
+     * upload to the listeners and start the next one, which saves a thread's wake-up per upload; a listener that
+     * blocks there holds the client's threads, and the application's own requests on that client stop completing.
+     */
+    private boolean keepWorkOnUploaderThreads = UploaderConfig.DEFAULT_KEEP_WORK_ON_UPLOADER_THREADS;
+
+    /**
      * Prefix of the storage keys chosen for attachments without an explicit key, which look like
      * 'prefix/yyyy/MM/dd/uuid-file-name'. Empty for no prefix.
      */
@@ -317,6 +325,14 @@ public class BoundedUploadProperties implements Validator {
 
     public void setKeepUnknownOutcomes(boolean keepUnknownOutcomes) {
         this.keepUnknownOutcomes = keepUnknownOutcomes;
+    }
+
+    public boolean isKeepWorkOnUploaderThreads() {
+        return keepWorkOnUploaderThreads;
+    }
+
+    public void setKeepWorkOnUploaderThreads(boolean keepWorkOnUploaderThreads) {
+        this.keepWorkOnUploaderThreads = keepWorkOnUploaderThreads;
     }
 
     public String getKeyPrefix() {

@@ -41,6 +41,7 @@ final class UploaderSettings {
                 .stopTimeout(properties.getStopTimeout())
                 .rollbackDeadline(properties.getRollbackDeadline())
                 .failurePolicy(properties.getFailurePolicy())
-                .keepUnknownOutcomes(properties.isKeepUnknownOutcomes());
+                .keepUnknownOutcomes(properties.isKeepUnknownOutcomes())
+                .keepWorkOnUploaderThreads(properties.isKeepWorkOnUploaderThreads());
     }
 }
