@@ -154,8 +154,8 @@ public class BoundedUploadProperties implements Validator {
     private boolean keepUnknownOutcomes = UploaderConfig.DEFAULT_KEEP_UNKNOWN_OUTCOMES;
 
     /**
-     * Whether every storage call, context propagation and listener call stays on the uploader's threads, also with
-     * the non-blocking S3 storage. By default the S3AsyncClient's completion threads that bring an answer report the
+     * Whether every storage call, context propagation and listener call (but bytesSent, which the non-blocking client
+     * reports on its event loop) stays on the uploader's threads, also with the non-blocking S3 storage. By default the S3AsyncClient's completion threads that bring an answer report the
      * upload to the listeners and start the next one, which saves a thread's wake-up per upload; a listener that
      * blocks there holds the client's threads, and the application's own requests on that client stop completing.
      */
