@@ -3,6 +3,9 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadStuckException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.internal.queue.CallQueue;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.InContext;
 import io.github.boundedupload.spi.ContextPropagator;
 import io.github.boundedupload.support.SafeText;
 import java.util.ArrayDeque;
@@ -67,12 +70,12 @@ abstract class Call extends CallQueue.Entry implements Runnable {
 
     /** Its end's effects run in its batch's context. */
     @Override
-    final ContextPropagator.Captured stepContext() {
+    protected final ContextPropagator.Captured stepContext() {
         return batch.context;
     }
 
     @Override
-    final boolean takesNextCall() {
+    protected final boolean takesNextCall() {
         return Handoff.takesNext(this);
     }
 
@@ -81,7 +84,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
      * is about to be free (a call of this uploader that ended on it started this one), to that thread, which runs it
      * next ({@link Handoff}).
      */
-    final void start() {
+    protected final void start() {
         if (Handoff.offer(this)) {
             return;
         }

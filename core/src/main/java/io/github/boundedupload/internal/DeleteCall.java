@@ -4,6 +4,8 @@ import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploadTimeoutException;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.InContext;
 import io.github.boundedupload.support.Causes;
 import io.github.boundedupload.support.SafeText;
 import java.util.concurrent.Executor;
@@ -99,7 +101,7 @@ final class DeleteCall extends Call {
 
     /** Under the lock: the end of a try, as {@link #answered} found it; perhaps run by the combining thread. */
     @Override
-    void runCombined(Effects effects) {
+    protected void runCombined(Effects effects) {
         engine.queue.release(this, effects);
         engine.rollbacks.tried(this, failureToRecord, effects);
     }

@@ -2,6 +2,9 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.internal.queue.CallQueue;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.StepLock;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,9 +2,12 @@ package io.github.boundedupload.internal;
 
 import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
-import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadStuckException;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.InContext;
+import io.github.boundedupload.internal.step.StepLock;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.support.Backoff;
 import io.github.boundedupload.support.SafeText;

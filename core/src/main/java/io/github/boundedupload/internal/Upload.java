@@ -4,10 +4,12 @@ import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchTakenOverException;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.InContext;
 import io.github.boundedupload.spi.ConcurrencyLimit;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadRequest;
@@ -219,7 +221,7 @@ final class Upload extends Call {
 
     /** Under the lock: its end, as {@link #answered} found it; perhaps run by the combining thread. */
     @Override
-    void runCombined(Effects effects) {
+    protected void runCombined(Effects effects) {
         engine.queue.release(this, effects);
         batch.record(this, Objects.requireNonNull(outcomeToRecord), cancelToRecord, effects);
     }

@@ -3,7 +3,6 @@ package io.github.boundedupload.internal;
 import io.github.boundedupload.ExecutorType;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.support.Threads;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Set;
@@ -30,9 +29,6 @@ import org.jspecify.annotations.Nullable;
 final class UploadThreads {
 
     private static final int FIRST_RELEASE_WITHOUT_PINNING = 24;
-    /** {@code Thread.isVirtual()} of Java 21, or {@code null} before it. */
-    private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
-
     private final Set<Thread> alive = ConcurrentHashMap.newKeySet();
 
     /** Whether the thread is one this factory created (a worker of the uploader's own executor, or its timer). */
@@ -78,33 +74,6 @@ final class UploadThreads {
     static boolean makesAThreadPerTask(Executor executor) {
         return executor instanceof ExecutorService
                 && executor.getClass().getName().equals("java.util.concurrent.ThreadPerTaskExecutor");
-    }
-
-    /** Whether {@code thread} is a virtual thread ({@code Thread.isVirtual()}, compiled for 17). */
-    static boolean isVirtual(Thread thread) {
-        MethodHandle isVirtual = IS_VIRTUAL;
-        if (isVirtual == null) {
-            return false;
-        }
-        try {
-            return (boolean) isVirtual.invokeExact(thread);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static @Nullable MethodHandle isVirtualHandle() {
-        if (Runtime.version().feature() < 21) {
-            return null;
-        }
-        try {
-            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
-                    MethodType.methodType(boolean.class));
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("no Thread.isVirtual() on Java " + Runtime.version(), e);
-        }
     }
 
     static ExecutorType resolve(ExecutorType type) {

@@ -1,5 +1,6 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.internal.queue.CallQueue;
 import java.util.Arrays;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,17 +55,17 @@ class CombinerTest {
         ContextPropagator.Captured context = context(name);
         lock.combine(new Combiner.Step() {
             @Override
-            void runCombined(Effects effects) {
+            protected void runCombined(Effects effects) {
                 step.accept(effects);
             }
 
             @Override
-            ContextPropagator.Captured stepContext() {
+            protected ContextPropagator.Captured stepContext() {
                 return context;
             }
 
             @Override
-            boolean takesNextCall() {
+            protected boolean takesNextCall() {
                 return false;
             }
         });
@@ -227,7 +227,7 @@ class CombinerTest {
             public void delete(String key) {
             }
         };
-        try (ConcurrentAttachmentUploader uploader = DefaultConcurrentAttachmentUploader.create(storage,
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
                 UploaderConfig.builder().name("left").executorType(ExecutorType.VIRTUAL)
                         .maxConcurrentUploads(64).maxConcurrentUploadsPerBatch(64)
                         .maxAttachmentsPerBatch(20_000).maxQueuedUploads(40_000)

@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.step;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * make and run them. Most steps decide one or two things (the end of an upload starts the next): those are held
  * without a list, as every upload makes a step. Changes when the way deferred work runs changes.
  */
-final class Effects {
+public final class Effects {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);
 
@@ -23,7 +23,7 @@ final class Effects {
     private @Nullable List<Runnable> more;
     private int size;
 
-    void add(Runnable action) {
+    public void add(Runnable action) {
         if (size == 0) {
             first = action;
         } else if (size == 1) {

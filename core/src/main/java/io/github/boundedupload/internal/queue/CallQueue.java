@@ -1,4 +1,8 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.queue;
+
+import io.github.boundedupload.internal.step.Combiner;
+import io.github.boundedupload.internal.step.Effects;
+import io.github.boundedupload.internal.step.StepLock;
 
 import io.github.boundedupload.spi.ConcurrencyLimit;
 import java.util.ArrayDeque;
@@ -22,19 +26,19 @@ import org.jspecify.annotations.Nullable;
  * without holding up the queue, and goes first when the key is free: a rollback can then never delete an object that
  * another batch of this uploader wrote and reported stored.
  */
-final class CallQueue<E extends CallQueue.Entry> {
+public final class CallQueue<E extends CallQueue.Entry> {
 
     /**
      * What the queue holds: a call to the storage, with what the queue needs of it and the queue's marks on it, which
      * only the queue writes (the architecture rules check it).
      */
-    abstract static class Entry extends Combiner.Step {
+    public abstract static class Entry extends Combiner.Step {
         /** The key it writes. */
-        final String key;
+        public final String key;
         /** Whose the key is while it runs (its batch): one writer per key. */
-        final Object writer;
+        public final Object writer;
         /** What it counts against the bytes-in-flight bound. */
-        final long weight;
+        public final long weight;
         /** Holds a permit (and its bytes). */
         boolean permit;
         /** Counted in the queue's places until it starts or is removed. */
@@ -46,7 +50,7 @@ final class CallQueue<E extends CallQueue.Entry> {
         @Nullable Entry nextRunning;
 
         /** @param holdsPlace whether it takes one of the places {@link #reservePlaces} reserved for it */
-        Entry(String key, Object writer, long weight, boolean holdsPlace) {
+        protected Entry(String key, Object writer, long weight, boolean holdsPlace) {
             this.key = key;
             this.writer = writer;
             this.weight = weight;
@@ -54,12 +58,12 @@ final class CallQueue<E extends CallQueue.Entry> {
         }
 
         /** Whether it holds a permit now. */
-        final boolean holdsPermit() {
+        public final boolean holdsPermit() {
             return permit;
         }
 
         /** Outside the lock, once it got its permit: runs the call. */
-        abstract void start();
+        protected abstract void start();
     }
 
     private final StepLock lock;
@@ -77,7 +81,7 @@ final class CallQueue<E extends CallQueue.Entry> {
     private volatile int inFlightVolatile;
     private long bytesInFlight;
 
-    CallQueue(StepLock lock, int maxInFlight, @Nullable ConcurrencyLimit adaptive, long maxBytesInFlight) {
+    public CallQueue(StepLock lock, int maxInFlight, @Nullable ConcurrencyLimit adaptive, long maxBytesInFlight) {
         this.lock = lock;
         this.maxInFlight = maxInFlight;
         this.adaptive = adaptive;
@@ -85,45 +89,45 @@ final class CallQueue<E extends CallQueue.Entry> {
     }
 
     /** Uploads admitted and not started, and deletes waiting for their next try. */
-    int queued() {
+    public int queued() {
         return queued;
     }
 
     /** Places taken in the queue: a batch admitted, a delete waiting for its next try. */
-    void reservePlaces(int places) {
+    public void reservePlaces(int places) {
         queued += places;
     }
 
     /** Places given back without a start: uploads of a stopped batch, a delete tried again or given up. */
-    void freePlaces(int places) {
+    public void freePlaces(int places) {
         queued -= places;
         lock.signalAll(); // queue space: a batch waiting under BLOCK may fit now
     }
 
     /** The permits there are now: the configured maximum, or less when an adaptive limit says so. */
-    int limit() {
+    public int limit() {
         return adaptive == null ? maxInFlight : Math.min(maxInFlight, Math.max(1, adaptive.limit()));
     }
 
-    int inFlight() {
+    public int inFlight() {
         return inFlight;
     }
 
     /** {@link #inFlight()} read without the lock, for samples (a racy count is good enough there). */
-    int inFlightNow() {
+    public int inFlightNow() {
         return inFlightVolatile;
     }
 
-    long bytesInFlight() {
+    public long bytesInFlight() {
         return bytesInFlight;
     }
 
-    void enqueue(E entry) {
+    public void enqueue(E entry) {
         ready.addLast(entry);
     }
 
     /** Deletes go first: they free storage and finish batches. */
-    void enqueueFirst(E entry) {
+    public void enqueueFirst(E entry) {
         ready.addFirst(entry);
     }
 
@@ -131,7 +135,7 @@ final class CallQueue<E extends CallQueue.Entry> {
      * Takes an entry that has not started out of the queue: marked, and dropped when the queue reaches it (in O(1)
      * now, however long the queue is).
      */
-    void remove(Entry entry) {
+    public void remove(Entry entry) {
         if (!entry.removed) {
             entry.removed = true;
             freePlaceOf(entry);
@@ -147,7 +151,7 @@ final class CallQueue<E extends CallQueue.Entry> {
     }
 
     /** Starts queued entries while permits and bytes allow, in FIFO order (a big upload is not overtaken). */
-    void dispatch(Effects effects) {
+    public void dispatch(Effects effects) {
         int limit = limit();
         while (inFlight < limit && !ready.isEmpty()) {
             E entry = ready.peekFirst();
@@ -180,7 +184,7 @@ final class CallQueue<E extends CallQueue.Entry> {
     /**
      * An entry ended, or is given up on: its permit and bytes go to the next in the queue, now. Whether it held one.
      */
-    boolean release(Entry entry, Effects effects) {
+    public boolean release(Entry entry, Effects effects) {
         if (!entry.permit) {
             return false;
         }
@@ -194,13 +198,13 @@ final class CallQueue<E extends CallQueue.Entry> {
 
     /** Every entry that holds a permit now. */
     @SuppressWarnings("unchecked") // only entries of type E are ever linked
-    void forEachRunning(Consumer<E> action) {
+    public void forEachRunning(Consumer<E> action) {
         for (Entry entry = firstRunning; entry != null; entry = entry.nextRunning) {
             action.accept((E) entry);
         }
     }
 
-    List<E> running() {
+    public List<E> running() {
         List<E> entries = new ArrayList<>(inFlight);
         forEachRunning(entries::add);
         return entries;
@@ -229,7 +233,7 @@ final class CallQueue<E extends CallQueue.Entry> {
     }
 
     /** A key of a settled batch is free: entries of other batches waiting for it go first. */
-    void releaseKey(String key, Object writer) {
+    public void releaseKey(String key, Object writer) {
         if (writers.remove(key, writer)) {
             ArrayDeque<E> forKey = waiting.remove(key);
             if (forKey != null) {

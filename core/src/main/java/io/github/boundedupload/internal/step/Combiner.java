@@ -1,9 +1,12 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.step;
 
+import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.spi.ContextPropagator;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Flat combining of the ends of calls on virtual threads. A virtual thread that finds the lock held parks, leaves its
@@ -14,22 +17,24 @@ import org.jspecify.annotations.Nullable;
  * the thread that handed it over goes on at once. Changes when how the ends of calls on virtual threads take the lock
  * changes.
  */
-final class Combiner {
+public final class Combiner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);
 
     /** The bottom of the stack of steps handed over while a thread combines; never run. */
     private static final Step COMBINING = new Step() {
         @Override
-        void runCombined(Effects effects) {
+        protected void runCombined(Effects effects) {
             throw new IllegalStateException("the bottom of the stack of steps handed over is never run");
         }
 
         @Override
-        ContextPropagator.Captured stepContext() {
+        protected ContextPropagator.Captured stepContext() {
             throw new IllegalStateException("the bottom of the stack of steps handed over has no context");
         }
 
         @Override
-        boolean takesNextCall() {
+        protected boolean takesNextCall() {
             return false;
         }
     };
@@ -47,21 +52,21 @@ final class Combiner {
     }
 
     /**
-     * A step that can be combined: the end of a {@link Call}. It is its own node of the stack of steps handed over, so
+     * A step that can be combined: the end of a call to the storage. It is its own node of the stack of steps handed over, so
      * that handing one over allocates nothing.
      */
-    abstract static class Step {
+    public abstract static class Step {
         /** Below it on the stack; once taken, the next in the order the steps came in; {@code null} once run. */
         @Nullable Step nextStep;
 
         /** Under the lock, by the combining thread (or, on a platform thread, by its own): the step. */
-        abstract void runCombined(Effects effects);
+        protected abstract void runCombined(Effects effects);
 
         /** The context the step's effects run in. */
-        abstract ContextPropagator.Captured stepContext();
+        protected abstract ContextPropagator.Captured stepContext();
 
-        /** Whether this thread takes the next call the step starts ({@link Handoff#takesNext}). */
-        abstract boolean takesNextCall();
+        /** Whether this thread takes the next call the step starts (the hand-off of the uploader's own threads). */
+        protected abstract boolean takesNextCall();
     }
 
     /**
@@ -129,7 +134,7 @@ final class Combiner {
         try {
             lock.runCombinedStep(step, combined.effectsFor(step.stepContext()));
         } catch (RuntimeException | Error e) {
-            Engine.LOG.error("internal error in bounded-upload; please report it", e);
+            LOG.error("internal error in bounded-upload; please report it", e);
             combined.failed(e);
         }
     }

@@ -1,7 +1,11 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.step;
+
+import io.github.boundedupload.ConcurrentAttachmentUploader;
 
 import io.github.boundedupload.spi.ContextPropagator;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs an action with a batch's context (its MDC, trace, security), so that every listener call and every storage call
@@ -9,7 +13,9 @@ import org.jspecify.annotations.Nullable;
  * context did not run (it failed first, or dropped the action) runs without it, and the action's own failure is the
  * one that propagates. Changes when what a context propagator may do to an action changes.
  */
-final class InContext implements Runnable {
+public final class InContext implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConcurrentAttachmentUploader.class);
 
     private final Runnable action;
     private boolean started;
@@ -20,7 +26,7 @@ final class InContext implements Runnable {
     }
 
     /** Runs {@code action} once, in {@code context}; its own failure propagates. */
-    static void run(ContextPropagator.Captured context, Runnable action) {
+    public static void run(ContextPropagator.Captured context, Runnable action) {
         InContext run = new InContext(action);
         boolean contextFailed = false;
         try {
@@ -28,13 +34,13 @@ final class InContext implements Runnable {
         } catch (RuntimeException | Error e) {
             if (e != run.failure) {
                 contextFailed = true;
-                Engine.LOG.warn(run.started ? "the context propagator failed to restore a context"
+                LOG.warn(run.started ? "the context propagator failed to restore a context"
                         : "the context propagator failed to apply a context", e);
             }
         }
         if (!run.started) {
             if (!contextFailed) {
-                Engine.LOG.warn("the context propagator did not run an action: it runs without the context");
+                LOG.warn("the context propagator did not run an action: it runs without the context");
             }
             run.run();
         }

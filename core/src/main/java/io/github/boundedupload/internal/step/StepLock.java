@@ -1,4 +1,4 @@
-package io.github.boundedupload.internal;
+package io.github.boundedupload.internal.step;
 
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The lock every step of the uploader takes, and its one condition. All mutable state of an uploader (the
- * {@link CallQueue}, and the state of its batches, uploads and rollbacks) is guarded by it, and only a step holds it.
+ * call queue, and the state of its batches, uploads and rollbacks) is guarded by it, and only a step holds it.
  * What a step decides (start a call, tell a listener, complete a future) it adds to its {@link Effects}, which run after
  * unlocking: nothing slow or foreign runs under the lock. After every step the queue moves on (the hook given at
  * construction), so that no step has to remember to start the calls it made room for. Work over a whole batch runs in
@@ -18,20 +18,20 @@ import org.jspecify.annotations.Nullable;
  * 100,000 attachments never holds the lock for long. The end of a call on a virtual thread may be combined with others
  * ({@link #runOrCombine}, {@link Combiner}). Changes when how steps take the lock, or what runs after them, changes.
  */
-final class StepLock {
+public final class StepLock {
 
     /** Attachments a slice of whole-batch work handles in one hold of the lock. */
-    static final int SLICE = 256;
+    public static final int SLICE = 256;
     private static final long UNWATCHED = Long.MIN_VALUE;
 
     /** One slice of whole-batch work, under the lock: {@code true} while there is more. */
     @FunctionalInterface
-    interface Slice {
+    public interface Slice {
         boolean next(Effects effects);
     }
 
     /** For tests: measures each step's hold of the lock with its own clock. */
-    interface LockWatch {
+    public interface LockWatch {
         long now();
 
         void held(long duration);
@@ -45,12 +45,12 @@ final class StepLock {
     private final Combiner combiner = new Combiner(this);
     private volatile @Nullable LockWatch watch;
 
-    StepLock(Consumer<Effects> afterEachStep) {
+    public StepLock(Consumer<Effects> afterEachStep) {
         this.afterEachStep = afterEachStep;
     }
 
     /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
-    void run(Consumer<Effects> step) {
+    public void run(Consumer<Effects> step) {
         runHolding(lock(), step);
     }
 
@@ -66,7 +66,7 @@ final class StepLock {
     }
 
     /** A step that computes a result. */
-    <T> T compute(Function<Effects, T> step) {
+    public <T> T compute(Function<Effects, T> step) {
         Effects effects = new Effects();
         T result;
         long start = lock();
@@ -92,8 +92,8 @@ final class StepLock {
      * combined end would cost the hand-off, and a new thread for the next call (on the uploader's own virtual threads
      * +0.25 µs when every end was combined, +0.21 so).
      */
-    void runOrCombine(Combiner.Step step) {
-        if (!UploadThreads.isVirtual(Thread.currentThread())) {
+    public void runOrCombine(Combiner.Step step) {
+        if (!VirtualThreads.isVirtual(Thread.currentThread())) {
             run(step::runCombined);
         } else if (step.takesNextCall() && lock.tryLock()) {
             runHolding(started(), step::runCombined);
@@ -103,7 +103,7 @@ final class StepLock {
     }
 
     /** Hands a step to the {@link Combiner}: see {@link Combiner#combine}. */
-    void combine(Combiner.Step step) {
+    public void combine(Combiner.Step step) {
         combiner.combine(step);
     }
 
@@ -134,7 +134,7 @@ final class StepLock {
     }
 
     /** Reads under the lock; nothing moves. */
-    <T> T read(Supplier<T> read) {
+    public <T> T read(Supplier<T> read) {
         lock.lock();
         try {
             return read.get();
@@ -148,7 +148,7 @@ final class StepLock {
      * handles at most {@value #SLICE} attachments, until it says it is done; other steps (another batch's submission,
      * an upload's end) take the lock in between.
      */
-    void inSlices(Slice slice, Effects effects) {
+    public void inSlices(Slice slice, Effects effects) {
         effects.add(() -> {
             boolean more = true;
             while (more) {
@@ -158,7 +158,7 @@ final class StepLock {
     }
 
     /** Under the lock: waits until the condition holds or the deadline passes (the lock is free meanwhile). */
-    boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
+    public boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
         while (!condition.getAsBoolean()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -170,7 +170,7 @@ final class StepLock {
     }
 
     /** Takes the lock and waits until the condition holds or the deadline passes; whether it holds. */
-    boolean await(BooleanSupplier condition, long deadline) throws InterruptedException {
+    public boolean await(BooleanSupplier condition, long deadline) throws InterruptedException {
         lock.lock();
         try {
             return awaitLocked(condition, deadline);
@@ -183,17 +183,17 @@ final class StepLock {
      * Under the lock: wakes every waiter, each of which checks its own condition. Whoever changes what a waiter waits
      * for calls it: the queue where its count falls, a batch where it finishes or settles, a rollback where it ends.
      */
-    void signalAll() {
+    public void signalAll() {
         changed.signalAll();
     }
 
     /** For tests: whether {@code thread} waits to take the lock. */
-    boolean waitsForLock(Thread thread) {
+    public boolean waitsForLock(Thread thread) {
         return lock.hasQueuedThread(thread);
     }
 
     /** For tests: measures every step's hold of the lock from now on; {@code null} stops it. */
-    void watch(@Nullable LockWatch watch) {
+    public void watch(@Nullable LockWatch watch) {
         this.watch = watch;
     }
 }
