@@ -14,9 +14,13 @@
 #   scripts/profile.sh LIBRARY_NON_BLOCKING_CRT:PLATFORM  a library strategy on another ExecutorType than its own
 #   scripts/profile.sh LIBRARY_PLATFORM@41               a library strategy with 41 uploads in flight instead of B's 50
 #   BOUNDED_UPLOAD_S3_SERVER=localstack scripts/profile.sh   on LocalStack
-#   scripts/profile.sh --pair LIBRARY_NON_BLOCKING_CRT TRANSFER_MANAGER_CRT [rounds]
+#   scripts/profile.sh --pair LIBRARY_NON_BLOCKING_CRT TRANSFER_MANAGER_CRT [rounds [B|M]]
 #                                                        two strategies in one JVM, batches alternating, no profiler:
-#                                                        the closest comparison of their CPU per upload (PairUploads)
+#                                                        the closest comparison of their CPU per upload (PairUploads),
+#                                                        on scenario B's batch or on M's (mixed sizes), with the
+#                                                        makespan ratio of every round and their median
+#   scripts/profile.sh --pair LIBRARY_PLATFORM COMPLETABLE_FUTURE_FIXED 7 M     scenario M's pairs (docs/benchmarks.md):
+#   scripts/profile.sh --pair LIBRARY_NON_BLOCKING COMPLETABLE_FUTURE_ASYNC 7 M  each mode against a plain pool of 32
 #   PROFILE_WARM_UP=20000 PROFILE_RUNS=3                 uploads to warm up with, measured runs per kind of sample
 #   PROFILE_OPTIONS=,threads                             more async-profiler options (here: stacks by thread)
 #   BOUNDED_UPLOAD_S3_TLS=true scripts/profile.sh        over HTTPS (see scripts/benchmark.sh)
@@ -54,9 +58,9 @@ case "$server" in
 esac
 main=io.github.boundedupload.benchmarks.ProfileUploads
 if [ "${1:-}" = --pair ]; then
-  [ $# -ge 3 ] || { echo "profile.sh --pair A B [rounds]" >&2; exit 1; }
+  [ $# -ge 3 ] || { echo "profile.sh --pair A B [rounds [B|M]]" >&2; exit 1; }
   main=io.github.boundedupload.benchmarks.PairUploads
-  runs=("$2 $3 ${4:-10}")
+  runs=("$2 $3 ${4:-10} ${5:-B}")
 else
   strategies=("$@")
   [ ${#strategies[@]} -gt 0 ] || strategies=(COMPLETABLE_FUTURE LIBRARY_PLATFORM LIBRARY_VIRTUAL TRANSFER_MANAGER

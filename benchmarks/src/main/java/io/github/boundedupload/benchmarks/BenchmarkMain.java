@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * harness's order of work, its options or what it writes change.
  *
  * <pre>
- * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E,F] [--out=DIR] [--report-from=FILE[,FILE]]
+ * BenchmarkMain [--quick] [--scenarios=A,B,C,D,E,F,M] [--out=DIR] [--report-from=FILE[,FILE]]
  * </pre>
  *
  * One run measures one S3 server ({@code BOUNDED_UPLOAD_S3_SERVER}: LocalStack by default, or versitygw), which, with
@@ -68,7 +68,7 @@ public final class BenchmarkMain {
                         .toList();
             } else {
                 throw new IllegalArgumentException("unknown argument " + arg
-                        + "; usage: [--quick] [--scenarios=A,B,C,D,E,F] [--out=DIR] [--report-from=FILE[,FILE]]");
+                        + "; usage: [--quick] [--scenarios=A,B,C,D,E,F,M] [--out=DIR] [--report-from=FILE[,FILE]]");
             }
         }
         if (!reportFrom.isEmpty()) {
@@ -123,6 +123,17 @@ public final class BenchmarkMain {
                     for (Map<String, String> result : fork(List.of(Report.PAIR, kind.name(), scale.name(),
                             String.valueOf(PairUploads.rounds(scale))))) {
                         result.putIfAbsent("scenario", Report.PAIR);
+                        result.putIfAbsent("strategy", kind.name());
+                        kept.add(result);
+                    }
+                }
+            }
+            // Scenario M's pairs: each mode of this library against a plain pool on the same kind of client.
+            if (scenario == Scenario.M) {
+                for (StrategyKind kind : List.of(StrategyKind.LIBRARY_PLATFORM, StrategyKind.LIBRARY_NON_BLOCKING)) {
+                    for (Map<String, String> result : fork(List.of(Report.PAIR_M, kind.name(), scale.name(),
+                            String.valueOf(PairUploads.rounds(scale))))) {
+                        result.putIfAbsent("scenario", Report.PAIR_M);
                         result.putIfAbsent("strategy", kind.name());
                         kept.add(result);
                     }

@@ -1,8 +1,9 @@
 package io.github.boundedupload.benchmarks;
 
 /**
- * One measured JVM: {@code Fork <A|B|C|D|E|F|calibration> <strategy> <full|quick> <run>}, or {@code Fork pair
- * <library strategy> <full|quick> <rounds>} ({@link PairUploads#run}). Prints one result line per measured run
+ * One measured JVM: {@code Fork <A|B|C|D|E|F|M|calibration> <strategy> <full|quick> <run>}, or {@code Fork pair
+ * <library strategy> <full|quick> <rounds>} ({@link PairUploads#run}), or {@code Fork pair-M ...}
+ * ({@link PairUploads#runMixed}). Prints one result line per measured run
  * ({@link Line}); started by {@link BenchmarkMain}, every measurement with the same JVM options.
  * Changes when what one measured JVM runs, or its arguments, change.
  */
@@ -28,6 +29,10 @@ public final class Fork {
         }
         StrategyKind kind = StrategyKind.valueOf(args[1]);
         int run = Integer.parseInt(args[3]);
+        if (args[0].equals(Report.PAIR_M)) {
+            PairUploads.runMixed(kind, scale, run);
+            System.exit(0);
+        }
         if (args[0].equals(Report.PAIR)) {
             PairUploads.run(kind, Targets.cpuAnchor(kind), scale, run);
             System.exit(0);
@@ -39,6 +44,7 @@ public final class Fork {
             case D -> ScenarioD.run(kind, scale, run);
             case E -> ScenarioE.run(kind, scale, run);
             case F -> ScenarioF.run(scale);
+            case M -> ScenarioM.run(kind, scale, run);
         }
         System.exit(0); // some strategies leave non-daemon threads behind (the common pool's work, SDK pools)
     }

@@ -1,12 +1,13 @@
 package io.github.boundedupload.benchmarks;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Two strategies in one JVM, scenario B's batch by each in turn: the closest comparison of their CPU per upload this
+ * Two strategies in one JVM, scenario B's (or M's) batch by each in turn: the closest comparison of their CPU per upload this
  * machine allows. Separate JVMs (the benchmark's rounds, {@link ProfileUploads}) differ by what their JIT compiled and
  * by the minute of the shared machine they ran in, which moves one strategy's CPU per upload by 10-15 % from one JVM to
  * the next, more than the differences sought. Here both are warmed up together (a batch of each in turn, as scenario B
@@ -16,8 +17,8 @@ import java.util.Map;
  * two strategies are compared changes.
  *
  * <pre>
- * PairUploads A B [rounds]      (strategy names as {@link ProfileUploads} takes them; the environment of
- *                                scripts/benchmark.sh: one S3 server, Toxiproxy)
+ * PairUploads A B [rounds [B|M]]   (strategy names as {@link ProfileUploads} takes them; the environment of
+ *                                   scripts/benchmark.sh: one S3 server, Toxiproxy)
  * </pre>
  */
 public final class PairUploads {
@@ -40,42 +41,101 @@ public final class PairUploads {
     /**
      * Compares two strategies.
      *
-     * @param args the two strategies, and the rounds (default 10; each round runs each strategy's batch once)
+     * @param args the two strategies, the rounds (default 10; each round runs each strategy's batch once) and the
+     *     scenario whose batch they upload, set up as it sets them up (B, the default, or M)
      * @throws Exception when a strategy fails
      */
     public static void main(String[] args) throws Exception {
         String[] names = {args[0], args[1]};
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        Scenario scenario = args.length > 3 ? Scenario.valueOf(args[3]) : Scenario.B;
         Scale scale = Scale.FULL;
         double[][] cpu = new double[2][rounds];
         double[][] switches = new double[2][rounds];
-        try (S3Target target = S3Target.behindLatency("pair", Scenario.B_LATENCY);
-                Strategy first = ProfileUploads.open(names[0].split(":", 2), target, scale);
-                Strategy second = ProfileUploads.open(names[1].split(":", 2), target, scale)) {
-            alternate(new Strategy[] {first, second}, rounds, scale, target, (round, batches) -> {
+        double[][] makespan = new double[2][rounds];
+        try (S3Target target = S3Target.behindLatency("pair", latency(scenario));
+                Strategy first = ProfileUploads.open(names[0].split(":", 2), target, scale, scenario);
+                Strategy second = ProfileUploads.open(names[1].split(":", 2), target, scale, scenario)) {
+            alternate(new Strategy[] {first, second}, rounds, scenario, scale, target, (round, batches) -> {
                 for (int turn = 0; turn < 2; turn++) {
                     int which = firstOf(round) == 0 ? turn : 1 - turn; // in the order they ran
                     Batch batch = batches[which];
                     cpu[which][round] = batch.cpuMicrosPerUpload();
                     switches[which][round] = batch.switchesPerUpload();
+                    makespan[which][round] = batch.seconds();
                     System.out.printf(Locale.ROOT, "%s round %d: %.2f s, CPU %.0f us per upload (the JIT's %.0f ms),"
                             + " %.1f context switches per upload%n", names[which], round + 1, batch.seconds(),
                             batch.cpuMicrosPerUpload(), batch.jitMillis(), batch.switchesPerUpload());
                 }
+                System.out.printf(Locale.ROOT, "round %d: makespan %s / %s = %.3f%n", round + 1, names[0], names[1],
+                        makespan[0][round] / makespan[1][round]);
             });
         }
-        double[] medians = {Stats.median(cpu[0]), Stats.median(cpu[1])};
         for (int which = 0; which < 2; which++) {
-            System.out.printf(Locale.ROOT, "%s: median CPU %.0f us per upload, %.1f context switches per upload%n",
-                    names[which], medians[which], Stats.median(switches[which]));
+            System.out.printf(Locale.ROOT, "%s: median makespan %.3f s (%.3f-%.3f), median CPU %.0f us per upload, "
+                    + "%.1f context switches per upload%n", names[which], Stats.median(makespan[which]),
+                    min(makespan[which]), max(makespan[which]), Stats.median(cpu[which]),
+                    Stats.median(switches[which]));
         }
-        double[] ratios = new double[rounds];
-        for (int round = 0; round < rounds; round++) {
-            ratios[round] = cpu[0][round] / cpu[1][round];
+        for (String what : List.of("makespan", "CPU per upload")) {
+            double[][] of = what.equals("makespan") ? makespan : cpu;
+            double[] ratios = new double[rounds];
+            StringBuilder each = new StringBuilder();
+            for (int round = 0; round < rounds; round++) {
+                ratios[round] = of[0][round] / of[1][round];
+                each.append(String.format(Locale.ROOT, " %.3f", ratios[round]));
+            }
+            System.out.printf(Locale.ROOT, "%s / %s, %s: %.3fx (medians), %.3fx (median of the rounds' ratios, "
+                    + "%.3f-%.3f); rounds:%s%n", names[0], names[1], what, Stats.median(of[0]) / Stats.median(of[1]),
+                    Stats.median(ratios), min(ratios), max(ratios), each);
         }
-        System.out.printf(Locale.ROOT, "%s / %s: %.2fx (medians), %.2fx (median of the rounds' ratios)%n", names[0],
-                names[1], medians[0] / medians[1], Stats.median(ratios));
         System.exit(0);
+    }
+
+    private static double min(double[] values) {
+        return java.util.Arrays.stream(values).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] values) {
+        return java.util.Arrays.stream(values).max().orElse(Double.NaN);
+    }
+
+    private static Duration latency(Scenario scenario) {
+        return scenario == Scenario.M ? Scenario.M_LATENCY : Scenario.B_LATENCY;
+    }
+
+    /**
+     * The anchor of one of this library's strategies in scenario M's pairs: a plain {@code CompletableFuture} pool of
+     * the same concurrency on the same kind of client ({@link FixedPoolUploads} on the blocking client,
+     * {@link AsyncPoolUploads} on the non-blocking one).
+     */
+    static String mixedAnchor(StrategyKind kind) {
+        return kind == StrategyKind.LIBRARY_NON_BLOCKING ? ProfileUploads.ASYNC_POOL : ProfileUploads.FIXED_POOL;
+    }
+
+    /**
+     * Scenario M's pair for one of this library's strategies (the blocking ones, or the non-blocking one on the
+     * Java-based client) and its {@link #mixedAnchor}, set up as scenario M sets them up, alternating for
+     * {@code rounds} rounds; one result line per round with both batches.
+     */
+    static void runMixed(StrategyKind kind, Scale scale, int rounds) throws Exception {
+        String anchor = mixedAnchor(kind);
+        try (S3Target target = S3Target.behindLatency("pair", Scenario.M_LATENCY);
+                Strategy mine = kind.open(target.backend(), Scenario.M.setup(kind, scale, target.bucketName()));
+                Strategy theirs = ProfileUploads.open(new String[] {anchor}, target, scale, Scenario.M)) {
+            alternate(new Strategy[] {mine, theirs}, rounds, Scenario.M, scale, target, (round, batches) -> {
+                Map<String, Object> line = new LinkedHashMap<>();
+                line.put("scenario", Report.PAIR_M);
+                line.put("strategy", kind);
+                line.put("anchor", anchor);
+                line.put("round", round + 1);
+                line.put("cpuUs", batches[0].cpuMicrosPerUpload());
+                line.put("anchorCpuUs", batches[1].cpuMicrosPerUpload());
+                line.put("makespanMs", batches[0].seconds() * 1e3);
+                line.put("anchorMakespanMs", batches[1].seconds() * 1e3);
+                System.out.println(Line.format(line));
+            });
+        }
     }
 
     /**
@@ -118,7 +178,15 @@ public final class PairUploads {
      */
     static void alternate(Strategy[] both, int rounds, Scale scale, S3Target target, Listener listener)
             throws Exception {
-        List<Item> files = DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
+        alternate(both, rounds, Scenario.B, scale, target, listener);
+    }
+
+    /** As {@link #alternate(Strategy[], int, Scale, S3Target, Listener)}, with the batch of scenario B or M. */
+    static void alternate(Strategy[] both, int rounds, Scenario scenario, Scale scale, S3Target target,
+            Listener listener) throws Exception {
+        boolean mixed = scenario == Scenario.M;
+        List<Item> files = mixed ? ScenarioM.files()
+                : DataFiles.items(DataFiles.ensure("b", scale.bFiles(), Scenario.B_SIZE));
         // Warmed up together, a batch of each in turn, until the JIT is quiet after a batch of both: warmed up one
         // after the other, the second's warm-up changed the profile of the SDK code both share, and the first went
         // back to the compiler in the first measured rounds (510 ms of JIT in its first batch, against 70 ms).
@@ -134,8 +202,9 @@ public final class PairUploads {
             public void close() {
             }
         };
-        Runs.warmUpUntilQuiet(together, w -> Runs.keyed(files, "warm-" + w), ScenarioB.warmUpUploads(scale),
-                ScenarioB.warmUpTime(scale).multipliedBy(2), target::empty);
+        Runs.warmUpUntilQuiet(together, w -> Runs.keyed(files, "warm-" + w),
+                mixed ? ScenarioM.warmUpUploads(scale) : ScenarioB.warmUpUploads(scale),
+                (mixed ? ScenarioM.warmUpTime(scale) : ScenarioB.warmUpTime(scale)).multipliedBy(2), target::empty);
         Meter meter = new Meter();
         for (int round = 0; round < rounds; round++) {
             Batch[] batches = new Batch[2];

@@ -31,6 +31,8 @@ final class Report {
     static final String FILE_NAME = "benchmarks.md";
     /** The "scenario" of the result lines of {@link PairUploads#run}: a library strategy and its anchor in one JVM. */
     static final String PAIR = "pair";
+    /** The "scenario" of the result lines of {@link PairUploads#runMixed}: scenario M's pairs ({@link MixedReport}). */
+    static final String PAIR_M = "pair-M";
     static final String CHARTS = "benchmarks";
     private static final double MIB = 1024 * 1024;
 
@@ -141,6 +143,7 @@ final class Report {
     private final List<Row> rows = new ArrayList<>();
     private final List<Pair> pairs = new ArrayList<>();
     final AdaptiveReport adaptive;
+    final MixedReport mixed;
 
     Report(Context context, Map<String, String> calibration, List<Scenario> scenarios,
             List<Map<String, String>> results) {
@@ -148,6 +151,7 @@ final class Report {
         this.calibration = calibration;
         this.scenarios = scenarios;
         this.adaptive = new AdaptiveReport(context.scale(), results);
+        this.mixed = new MixedReport(results);
         for (Scenario scenario : scenarios) {
             for (StrategyKind kind : StrategyKind.values()) {
                 List<Map<String, String>> mine = results.stream()
@@ -200,11 +204,12 @@ final class Report {
         return Double.parseDouble(calibration.getOrDefault("proxyMBps", "NaN"));
     }
 
-    /** The bytes of a latency-bound scenario's batch on a server (A, B), in MB. */
+    /** The bytes of a latency-bound scenario's batch on a server (A, B, M), in MB. */
     double batchMB(Scenario scenario) {
         return switch (scenario) {
             case A -> Scenario.A_FILES * (double) Scenario.A_SIZE / 1e6;
             case B -> n(scenario) * (double) Scenario.B_SIZE / 1e6;
+            case M -> ScenarioM.totalBytes() / 1e6;
             default -> 0;
         };
     }
@@ -230,7 +235,7 @@ final class Report {
         double rounds = Math.ceil(n(scenario) / (double) inFlight) * latencySeconds(scenario);
         return switch (scenario) {
             case C -> cTotalMB() / streamMBps();
-            case A, B -> Double.isNaN(proxyMBps()) ? rounds : Math.max(rounds, batchMB(scenario) / proxyMBps());
+            case A, B, M -> Double.isNaN(proxyMBps()) ? rounds : Math.max(rounds, batchMB(scenario) / proxyMBps());
             default -> rounds;
         };
     }

@@ -18,7 +18,8 @@ enum Scenario {
     C("4 files of 180 MB on disk, no added latency (source 001's large files)"),
     D("500 uploads of 2 s each, in process (source 004: permits vs threads)"),
     E("isolation: a 14,000-upload batch next to the rest of the application (source 004)"),
-    F("adaptive concurrency: 400 uploads of 64 KiB to a server that degrades past 8 requests in flight");
+    F("adaptive concurrency: 400 uploads of 64 KiB to a server that degrades past 8 requests in flight"),
+    M("mixed sizes: 160 files of 3 KB to 23 MB, some above the multipart threshold, 30 ms latency per request");
 
     static final int A_FILES = 10;
     static final int A_SIZE = 200 * 1024;
@@ -37,6 +38,14 @@ enum Scenario {
     static final int E_CONCURRENCY = 64;
     /** Scenario E: this library lets one batch take 56 of its 64 permits, leaving 8 for other requests. */
     static final int E_PER_BATCH = 56;
+    /** Scenario M: uploads in flight and HTTP connections, as a new user tried it (issue 47, item 7). */
+    static final int M_CONCURRENCY = 32;
+    static final Duration M_LATENCY = Duration.ofMillis(30);
+    /**
+     * Scenario M's multipart threshold: low enough that its largest files (16-23 MB) go in parts of the default 8 MiB,
+     * as an application storing tens of MB would set it (the default, 256 MiB, would send every file in one PutObject).
+     */
+    static final long M_MULTIPART_THRESHOLD = 16L * 1024 * 1024;
 
     final String title;
 
@@ -53,6 +62,7 @@ enum Scenario {
             case D -> scale.dUploads();
             case E -> scale.eUploads();
             case F -> ScenarioF.uploads(scale);
+            case M -> ScenarioM.FILES;
         };
     }
 
@@ -97,13 +107,14 @@ enum Scenario {
 
     /**
      * The scenarios a run on {@code server} measures unless told which: A, B and C on every server; D and E run in
-     * process (no server), so with LocalStack only; F, where the server must not be the knee itself, with versitygw.
+     * process (no server), so with LocalStack only; F, where the server must not be the knee itself, and M, whose
+     * 400 MB a batch LocalStack would hold in memory, with versitygw.
      */
     static List<Scenario> defaults(S3Server server) {
-        return server == S3Server.LOCALSTACK ? List.of(A, B, C, D, E) : List.of(A, B, C, F);
+        return server == S3Server.LOCALSTACK ? List.of(A, B, C, D, E) : List.of(A, B, C, F, M);
     }
 
-    /** Whether scenario's uploads go to a real S3 server (A, B, C, F), so that its figures belong to that server. */
+    /** Whether scenario's uploads go to a real S3 server (A, B, C, F, M), so that its figures belong to that server. */
     boolean onServer() {
         return this != D && this != E;
     }
@@ -118,6 +129,9 @@ enum Scenario {
     Setup setup(StrategyKind kind, Scale scale, String bucket) {
         return switch (this) {
             case A -> setup(bucket, A_FILES, A_FILES, A_FILES, A_FILES);
+            case M -> setup(bucket, M_CONCURRENCY, M_CONCURRENCY, M_CONCURRENCY, ScenarioM.FILES,
+                    S3UploadOptions.builder().multipartThreshold(Long.getLong("bench.mMultipartThreshold",
+                            M_MULTIPART_THRESHOLD)));
             case B -> setup(bucket, B_CONCURRENCY, B_CONCURRENCY, B_CONCURRENCY, scale.bFiles());
             // One file per upload slot; 16 connections: four multipart uploads of four parts in flight each.
             case C -> setup(bucket, C_FILES, 16, C_FILES, C_FILES);
@@ -131,6 +145,11 @@ enum Scenario {
     }
 
     private static Setup setup(String bucket, int concurrency, int connections, int perBatch, int batchSize) {
+        return setup(bucket, concurrency, connections, perBatch, batchSize, S3UploadOptions.builder());
+    }
+
+    private static Setup setup(String bucket, int concurrency, int connections, int perBatch, int batchSize,
+            S3UploadOptions.Builder options) {
         UploaderConfig uploader = UploaderConfig.builder()
                 .name("bench")
                 .maxConcurrentUploads(concurrency)
@@ -138,8 +157,7 @@ enum Scenario {
                 .maxAttachmentsPerBatch(Math.max(UploaderConfig.DEFAULT_MAX_ATTACHMENTS_PER_BATCH, batchSize))
                 .maxQueuedUploads(Math.max(UploaderConfig.DEFAULT_MAX_QUEUED_UPLOADS, batchSize + 1_000))
                 .build();
-        S3UploadOptions options = S3UploadOptions.builder().maxConcurrency(connections).build();
-        return new Setup(bucket, concurrency, connections, uploader, options);
+        return new Setup(bucket, concurrency, connections, uploader, options.maxConcurrency(connections).build());
     }
 
     /**
@@ -170,6 +188,7 @@ enum Scenario {
             case D -> scale.dLatency();
             case E -> E_LATENCY;
             case F -> ScenarioF.LATENCY;
+            case M -> M_LATENCY;
         };
     }
 }

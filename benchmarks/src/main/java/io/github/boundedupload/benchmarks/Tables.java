@@ -35,6 +35,7 @@ final class Tables {
                 + switch (scenario) {
                     case E -> isolationTable();
                     case F -> report.adaptive.table();
+                    case M -> makespanTable(scenario) + report.mixed.table();
                     default -> makespanTable(scenario) + (scenario == Scenario.B ? pairTable() : "");
                 } + '\n';
     }
@@ -53,6 +54,12 @@ final class Tables {
                         report.plainSeconds(scenario), report.plainSeconds(scenario) / report.scenarioIdeal(scenario), report.server(), inFlight);
             }
             case F -> report.adaptive.ideal();
+            case M -> f("Ideal: max(ceil(N / in flight) x %.0f ms (the proxy's latency), %.0f MB / %.0f MB/s (one "
+                    + "large PutObject through the proxy, measured)) = **%.2f s** at %d in flight. Files from %d bytes "
+                    + "to %d MB, log-uniform from seed %d; those of %d MiB and more go to this library's multipart path.",
+                    report.latencySeconds(scenario) * 1e3, report.batchMB(scenario), report.proxyMBps(),
+                    report.scenarioIdeal(scenario), Scenario.M_CONCURRENCY, ScenarioM.SMALLEST,
+                    ScenarioM.LARGEST / 1_000_000, ScenarioM.SEED, Scenario.M_MULTIPART_THRESHOLD >> 20);
             case D, E -> f("Ideal: ceil(N / in flight) x %.0f ms (the fake's latency) = **%.2f s** at %s in flight.",
                     report.latencySeconds(scenario) * 1e3, report.scenarioIdeal(scenario),
                     scenario == Scenario.E ? Scenario.E_PER_BATCH : "the most");

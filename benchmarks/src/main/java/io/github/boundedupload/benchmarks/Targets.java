@@ -45,6 +45,9 @@ final class Targets {
         if (scenario == Scenario.F) {
             return report.adaptive.verdicts(report.label(Scenario.F));
         }
+        if (scenario == Scenario.M) {
+            return report.mixed.verdicts(report.label(Scenario.M));
+        }
         Report.Row tm = report.row(scenario, StrategyKind.TRANSFER_MANAGER);
         for (StrategyKind kind : StrategyKind.values()) {
             Report.Row row = report.row(scenario, kind);
@@ -59,7 +62,7 @@ final class Targets {
                 case A, B, D -> latencyVerdicts(row, tm, verdicts);
                 case C -> bandwidthVerdicts(row, verdicts);
                 case E -> isolationVerdicts(row, verdicts);
-                case F -> throw new AssertionError("F has verdicts of its own");
+                case F, M -> throw new AssertionError(scenario + " has verdicts of its own");
             }
         }
         return verdicts;
