@@ -77,23 +77,25 @@ final class JournalRecord {
      * counts as a no: acting on a batch that may be another process's is what must not happen.
      */
     boolean owned() {
-        return asks(entry::owned, "act on");
+        return this == NONE || asks(entry::owned, "act on", null);
     }
 
     /** Whether an upload may write {@code key} now ({@link UploadJournal.Entry#writing}); see {@link #owned}. */
     boolean writing(String key) {
-        return asks(() -> entry.writing(key), "write " + SafeText.quote(key) + " of");
+        return this == NONE || asks(() -> entry.writing(key), "write", key);
     }
 
     /** Whether {@code stored} is the batch's to keep or delete ({@link UploadJournal.Entry#stored}); see {@link #owned}. */
     boolean stored(StoredObject stored) {
-        return asks(() -> entry.stored(stored), "keep or delete " + SafeText.quote(stored.key()) + " of");
+        return this == NONE || asks(() -> entry.stored(stored), "keep or delete", stored.key());
     }
 
-    private boolean asks(BooleanSupplier question, String step) {
+    /** Asks the journal; the words of the warning ({@code verb}, the key) are put together only when it fails. */
+    private boolean asks(BooleanSupplier question, String verb, @Nullable String key) {
         try {
             return question.getAsBoolean();
         } catch (RuntimeException e) {
+            String step = key == null ? verb : verb + " " + SafeText.quote(key) + " of";
             Engine.LOG.warn("uploader '{}': the upload journal could not say whether this process may still {} {},"
                     + " so it does not: {}", event.uploaderName(), step, event, SafeText.describe(e));
             return false;
