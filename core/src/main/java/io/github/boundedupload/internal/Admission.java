@@ -31,7 +31,8 @@ final class Admission {
     }
 
     /**
-     * Under the lock: the verdict for a batch of {@code size} submitted at {@code submitted} (System.nanoTime).
+     * Under the lock: the verdict for a batch of {@code size} submitted at {@code submitted}
+     * ({@link Ticker#nanoTime()}).
      *
      * @throws UploaderClosedException when the uploader is closed
      */

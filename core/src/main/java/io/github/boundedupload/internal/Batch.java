@@ -58,7 +58,7 @@ final class Batch {
     final JournalRecord journal;
     /** Whether {@code uploadAll}'s caller keeps the batch in the journal ({@link Settlement#keepInJournal()}), on its thread. */
     final boolean keepOnCaller;
-    /** When the batch timeout passes (System.nanoTime); watched by the {@link Sweep}. */
+    /** When the batch timeout passes ({@link Ticker#nanoTime()}); watched by the {@link Sweep}. */
     private final long deadline;
     volatile boolean finished;
     // Guarded by the step lock:

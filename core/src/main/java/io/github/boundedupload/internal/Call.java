@@ -141,7 +141,7 @@ abstract class Call extends CallQueue.Entry implements Runnable {
 
     /** It runs (or, refused by its executor, ends) now. */
     final void markStarted() {
-        started = System.nanoTime();
+        started = engine.ticker.nanoTime();
     }
 
     /** Asks the call to stop; if it has not ended {@code stopTimeout} later, the uploader stops waiting for it. */

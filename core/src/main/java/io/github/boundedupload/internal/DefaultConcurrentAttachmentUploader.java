@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -51,7 +52,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
      * @return a new uploader
      */
     public static ConcurrentAttachmentUploader create(FileUploader storage, UploaderConfig config) {
-        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config, Ticker.SYSTEM, null);
     }
 
     /**
@@ -62,11 +63,21 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
      * @return a new uploader
      */
     public static ConcurrentAttachmentUploader create(AsyncFileUploader storage, UploaderConfig config) {
-        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config);
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config, Ticker.SYSTEM, null);
     }
 
-    private DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config) {
-        this.engine = new Engine(storage, Objects.requireNonNull(config, "config"));
+    /**
+     * For the model-checked tests: the uploader over a blocking storage, on the test's clock and timer (whose tasks run
+     * when the test moves its clock, which then wakes the lock's waiters: {@link #steps()}).
+     */
+    static DefaultConcurrentAttachmentUploader create(FileUploader storage, UploaderConfig config, Ticker ticker,
+            ScheduledExecutorService timer) {
+        return new DefaultConcurrentAttachmentUploader(Storage.of(storage), config, ticker, timer);
+    }
+
+    private DefaultConcurrentAttachmentUploader(Storage storage, UploaderConfig config, Ticker ticker,
+            @Nullable ScheduledExecutorService timer) {
+        this.engine = new Engine(storage, Objects.requireNonNull(config, "config"), ticker, timer);
         this.admission = new Admission(engine);
         this.event = new UploaderEvent(engine.name, config.maxConcurrentUploads(), engine.ownExecutor != null,
                 this::stats);
@@ -177,7 +188,7 @@ public final class DefaultConcurrentAttachmentUploader implements ConcurrentAtta
      */
     private Batch submit(List<Attachment> attachments, boolean keepOnCaller, UploadListener listener) {
         ContextPropagator.Captured context = engine.config.contextPropagator().capture();
-        long submitted = System.nanoTime();
+        long submitted = engine.ticker.nanoTime();
         List<BatchCheck.Checked> checked = BatchCheck.of(attachments, engine.config);
         int size = checked.size();
         BatchEvent batchEvent = new BatchEvent(engine.name, batchIds.incrementAndGet(), size);

@@ -26,7 +26,7 @@ final class DeleteCall extends Call {
     final int tries;
     /** Whether the batch waits for this try before it reports its result. */
     final boolean awaited;
-    /** When the retries stop (System.nanoTime). */
+    /** When the retries stop ({@link Ticker#nanoTime()}). */
     final long deadline;
     /** Why the try failed ({@code null}: it did not), until its end runs ({@link #runCombined}). */
     private @Nullable Throwable failureToRecord;

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,8 @@ final class Engine {
      * that only makes a thread per task ({@link UploadThreads#makesAThreadPerTask}); otherwise {@code null}.
      */
     final @Nullable ExecutorService handsOff;
+    /** Where the engine reads the time: {@link Ticker#SYSTEM} but in the model-checked tests. */
+    final Ticker ticker;
     final Timeouts timeouts;
     /** The lock every step takes; guards all mutable state of the uploader. */
     final StepLock steps;
@@ -60,7 +63,11 @@ final class Engine {
     /** The end of {@code close()}: nothing waits or retries any more; what is left is reported. */
     private volatile boolean stopping;
 
-    Engine(Storage storage, UploaderConfig config) {
+    /**
+     * @param ticker the engine's time ({@link Ticker#SYSTEM} but in the model-checked tests)
+     * @param timer the timer's thread, or {@code null} for the uploader's own (the tests' runs when their clock moves)
+     */
+    Engine(Storage storage, UploaderConfig config, Ticker ticker, @Nullable ScheduledExecutorService timer) {
         this.storage = storage;
         this.config = config;
         this.name = config.name();
@@ -70,9 +77,10 @@ final class Engine {
         this.executor = own != null ? own : config.executor().orElseThrow();
         this.handsOff = own != null ? own : UploadThreads.makesAThreadPerTask(executor) ? (ExecutorService) executor
                 : null;
-        this.timeouts = new Timeouts(threads.timer(config));
+        this.ticker = ticker;
+        this.timeouts = new Timeouts(timer != null ? timer : threads.timer(config));
         // After every step the queue starts what now fits; the queue wakes the lock's waiters where its count falls.
-        this.steps = new StepLock(this::dispatch);
+        this.steps = new StepLock(this::dispatch, ticker);
         this.queue = new CallQueue<>(steps, config.maxConcurrentUploads(), config.concurrencyLimit().orElse(null),
                 config.maxBytesInFlight());
         this.policy = Policy.of(config.failurePolicy());

@@ -75,7 +75,7 @@ final class Rollbacks {
         // Also once closed (a stuck call that stored after close() returned): one try, on the thread at hand if the
         // executor is gone, and no retry.
         engine.queue.enqueueFirst(new DeleteCall(upload, stored, 1, awaited,
-                System.nanoTime() + engine.config.rollbackDeadline().toNanos()));
+                engine.ticker.nanoTime() + engine.config.rollbackDeadline().toNanos()));
     }
 
     /** A try ended: {@code failure} is null when the storage confirmed the delete. */
@@ -88,7 +88,7 @@ final class Rollbacks {
             pending--;
             batch.backgroundWork(-1);
             batch.settlement.deleted(call.upload, call.stored, effects);
-        } else if (!engine.stopping() && System.nanoTime() < call.deadline
+        } else if (!engine.stopping() && engine.ticker.nanoTime() < call.deadline
                 && !(failure instanceof BatchTakenOverException)) {
             batch.settlement.stillDeleting(call.upload, failure, call.awaited);
             retryLater(call, failure, effects);

@@ -202,7 +202,8 @@ final class Settlement {
                 notKept = e;
             }
         }
-        batch.listener.batchFinished(batch.event, result, Duration.ofNanos(System.nanoTime() - batch.submitted));
+        Duration took = Duration.ofNanos(batch.engine.ticker.nanoTime() - batch.submitted);
+        batch.listener.batchFinished(batch.event, result, took);
         if (settledAtFinish) {
             batch.listener.batchSettled(batch.event, result);
             settledResult.complete(result);

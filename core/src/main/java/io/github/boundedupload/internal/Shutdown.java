@@ -8,11 +8,13 @@ import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How an uploader closes: it takes no new batch; lets running batches and rollbacks finish within the grace period;
@@ -49,7 +51,7 @@ final class Shutdown {
             return false;
         }
         UploaderConfig config = engine.config;
-        long graceEnd = System.nanoTime() + config.shutdownGracePeriod().toNanos();
+        long graceEnd = engine.ticker.nanoTime() + config.shutdownGracePeriod().toNanos();
         if (!await(() -> engine.running.isEmpty() && engine.rollbacks.pending() == 0, graceEnd)) {
             UploaderClosedException reason = new UploaderClosedException(engine.name,
                     "the batch did not finish within the shutdown grace period of " + config.shutdownGracePeriod());
@@ -59,10 +61,10 @@ final class Shutdown {
                 }
             });
         }
-        long end = System.nanoTime() + 2 * config.stopTimeout().toNanos();
+        long end = engine.ticker.nanoTime() + 2 * config.stopTimeout().toNanos();
         await(engine.running::isEmpty, end);
         stopEverything();
-        awaitCompleted(new ArrayList<>(engine.completing));
+        awaitCompleted(new ArrayList<>(engine.completing), engine.ticker);
         stopThreads(end);
         return true;
     }
@@ -70,14 +72,19 @@ final class Shutdown {
     /**
      * Waits for the futures of batches that have finished but are not complete yet: the thread that finished one
      * completes it outside the lock, after keeping it in the journal and telling the listeners' batchFinished. Every
-     * batch is complete when close() returns.
+     * batch is complete when close() returns. Untimed when the ticker's waits are (a test's clock, which stands
+     * still).
      */
-    private static void awaitCompleted(List<Batch> batches) {
-        long deadline = System.nanoTime() + COMPLETION_WAIT.toNanos();
+    private static void awaitCompleted(List<Batch> batches, Ticker ticker) {
+        long deadline = ticker.nanoTime() + COMPLETION_WAIT.toNanos();
         for (Batch batch : batches) {
             try {
-                batch.done.handle((result, failure) -> null).get(Math.max(0, deadline - System.nanoTime()),
-                        TimeUnit.NANOSECONDS);
+                CompletableFuture<@Nullable Void> completed = batch.done.handle((result, failure) -> null);
+                if (ticker.timedWaits()) {
+                    completed.get(Math.max(0, deadline - ticker.nanoTime()), TimeUnit.NANOSECONDS);
+                } else {
+                    completed.get();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -156,7 +163,7 @@ final class Shutdown {
             engine.ownExecutor.shutdown();
         }
         try {
-            if (!engine.threads.join(Math.max(0, end - System.nanoTime()))) {
+            if (!engine.threads.join(Math.max(0, end - engine.ticker.nanoTime()))) {
                 if (engine.ownExecutor != null) {
                     engine.ownExecutor.shutdownNow();
                 }

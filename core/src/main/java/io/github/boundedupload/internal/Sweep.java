@@ -42,7 +42,7 @@ final class Sweep {
                 cancel.run();
                 return;
             }
-            long now = System.nanoTime();
+            long now = engine.ticker.nanoTime();
             for (Batch batch : engine.running) {
                 if (batch.deadlineDue(now)) {
                     effects.add(batch::timeOut);

@@ -2,7 +2,7 @@ package io.github.boundedupload.internal;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class Timeouts {
 
-    private final ScheduledThreadPoolExecutor timer;
+    private final ScheduledExecutorService timer;
 
-    Timeouts(ScheduledThreadPoolExecutor timer) {
+    Timeouts(ScheduledExecutorService timer) {
         this.timer = timer;
     }
 

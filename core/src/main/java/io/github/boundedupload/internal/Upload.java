@@ -52,7 +52,7 @@ final class Upload extends Call {
     private Attempt.@Nullable Cancel cancelToRecord;
     /** Made once, on first use (an immutable value: a race only makes it twice). */
     private @Nullable UploadEvent event;
-    /** When its upload timeout passes (System.nanoTime), once it runs; 0 before, and once it fired. */
+    /** When its upload timeout passes ({@link Ticker#nanoTime()}), once it runs; 0 before, and once it fired. */
     private volatile long timeoutAt;
 
     Upload(Batch batch, int index, BatchCheck.Checked checked) {
@@ -199,7 +199,7 @@ final class Upload extends Call {
             return;
         }
         // Claimed: nobody else reports this attachment, and its batch cannot finish before it is recorded below.
-        long now = System.nanoTime();
+        long now = engine.ticker.nanoTime();
         Duration took = Duration.ofNanos(now - started);
         UploadEvent event = event();
         Attempt.Cancel cancelled = attempt.cancelled();
@@ -229,7 +229,7 @@ final class Upload extends Call {
     @Override
     void givenUp(Throwable reason) {
         UploadEvent event = event();
-        long now = System.nanoTime();
+        long now = engine.ticker.nanoTime();
         Duration took = Duration.ofNanos(now - started);
         Attempt.Cancel cancelled = attempt.cancelled();
         UploadResult outcome = UploadResult.notStored(index, attachment, key, Status.FAILED, reason);

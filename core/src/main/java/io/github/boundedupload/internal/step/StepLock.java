@@ -42,11 +42,14 @@ public final class StepLock {
     private final Condition changed = lock.newCondition();
     /** Under the lock, at the end of every step: the queue starts what now fits. */
     private final Consumer<Effects> afterEachStep;
+    /** Whose time the deadlines of {@link #awaitLocked} are in. */
+    private final Ticker ticker;
     private final Combiner combiner = new Combiner(this);
     private volatile @Nullable LockWatch watch;
 
-    public StepLock(Consumer<Effects> afterEachStep) {
+    public StepLock(Consumer<Effects> afterEachStep, Ticker ticker) {
         this.afterEachStep = afterEachStep;
+        this.ticker = ticker;
     }
 
     /** A step: under the lock, then the queue moves on; its effects run after unlocking. */
@@ -157,14 +160,22 @@ public final class StepLock {
         });
     }
 
-    /** Under the lock: waits until the condition holds or the deadline passes (the lock is free meanwhile). */
+    /**
+     * Under the lock: waits until the condition holds or the deadline ({@link Ticker#nanoTime()}) passes (the lock
+     * is free meanwhile). With a ticker whose waits are not timed, only a signal wakes it (the test's clock signals
+     * when it moves), so that a change nobody signalled leaves the waiter blocked for good, not late.
+     */
     public boolean awaitLocked(BooleanSupplier condition, long deadline) throws InterruptedException {
         while (!condition.getAsBoolean()) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - ticker.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            changed.awaitNanos(left);
+            if (ticker.timedWaits()) {
+                changed.awaitNanos(left);
+            } else {
+                changed.await();
+            }
         }
         return true;
     }

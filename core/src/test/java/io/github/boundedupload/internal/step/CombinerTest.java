@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class CombinerTest {
 
-    private final StepLock lock = new StepLock(effects -> { });
+    private final StepLock lock = new StepLock(effects -> { }, Ticker.SYSTEM);
 
     /** The context of a step: the name it sets in {@link #CONTEXT} while its effects run. */
     private static final ThreadLocal<String> CONTEXT = new ThreadLocal<>();
