@@ -1,11 +1,16 @@
 package io.github.boundedupload.internal;
 
 import static io.github.boundedupload.internal.ModelRun.allStored;
+import static io.github.boundedupload.internal.ModelRun.failure;
 
 import io.github.boundedupload.Attachment;
+import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.RejectionPolicy;
+import io.github.boundedupload.UploadResult.Status;
+import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.UploaderSaturatedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class EngineModelCheckTest {
 
     /** Interleavings explored per test; {@code -Dboundedupload.modelcheck.invocations=...} for a longer run. */
-    static final int INVOCATIONS = Integer.getInteger("boundedupload.modelcheck.invocations", 50);
+    static final int INVOCATIONS = Integer.getInteger("boundedupload.modelcheck.invocations", 20);
 
     /**
      * Lincheck's defaults but for the loop bound, 50, past which a loop in a run counts as never ending: the engine
@@ -63,6 +68,157 @@ class EngineModelCheckTest {
             run.awaitThreads();
             allStored(second.get());
             allStored(first);
+            run.close();
+        });
+    }
+
+    /**
+     * ABORT: a batch that does not fit is refused whole, and only when the queue was full at that moment (the
+     * exception's count); one that fits runs. Races with an upload's end, which frees a place.
+     */
+    @Test
+    void underAbortABatchIsRefusedWholeOnlyWhenThePlacesAreTaken() {
+        check(onePermitTwoPlaces(RejectionPolicy.ABORT), List.of("first"), run -> {
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            AtomicReference<CompletableFuture<BatchResult>> second = new AtomicReference<>();
+            Thread submits = run.forks.fork(() -> second.set(run.submit("second", 2)));
+            Thread ends = run.forks.fork(() -> run.storage.answer(1));
+
+            Forks.join(submits);
+            Forks.join(ends);
+            run.storage.answer(1);
+            run.awaitThreads();
+            allStored(first);
+            Throwable refused = failure(second.get());
+            if (refused != null) {
+                Check.that(refused instanceof UploaderSaturatedException, () -> "failed otherwise: " + refused);
+                UploaderSaturatedException saturated = (UploaderSaturatedException) refused;
+                Check.that(saturated.queued() + saturated.batchSize() > saturated.maxQueued(),
+                        () -> "refused although it fit: " + saturated.getMessage());
+                Check.that(!run.reachedStorage("second"), () -> "a refused batch reached the storage");
+            }
+            run.close();
+        });
+    }
+
+    /**
+     * CALLER_RUNS: a batch that does not fit runs on its submitting thread, within the permits (it waits for the first
+     * batch's upload to end), and is complete when the submission returns; one that fits runs in the pool.
+     */
+    @Test
+    void underCallerRunsABatchThatDoesNotFitRunsOnItsCallerWithinThePermits() {
+        check(onePermitTwoPlaces(RejectionPolicy.CALLER_RUNS), List.of("first"), run -> {
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            AtomicReference<CompletableFuture<BatchResult>> second = new AtomicReference<>();
+            AtomicReference<Boolean> doneOnReturn = new AtomicReference<>();
+            Thread submits = run.forks.fork(() -> {
+                CompletableFuture<BatchResult> future = run.submit("second", 2);
+                doneOnReturn.set(future.isDone());
+                second.set(future);
+            });
+            Thread ends = run.forks.fork(() -> run.storage.answer(1));
+
+            run.storage.answer(1);
+            run.awaitThreads();
+            allStored(second.get());
+            allStored(first);
+            if (run.storage.ranOn.get("second-0") == submits) {
+                Check.that(doneOnReturn.get(), () -> "a batch run on its caller was not complete when the call returned");
+            }
+            run.close();
+        });
+    }
+
+    /**
+     * Cancelling a batch's future stops it (its queued upload leaves the queue, its running one is interrupted, what
+     * it stored is deleted) while another batch waits under BLOCK for the places it frees and an upload's answer
+     * comes: the waiter is admitted, and nothing of the cancelled batch stays stored.
+     */
+    @Test
+    void cancellingABatchFreesItsPlacesForAWaiterAndLeavesNothingStored() {
+        check(onePermitTwoPlaces(RejectionPolicy.BLOCK), List.of("first"), run -> {
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            AtomicReference<CompletableFuture<BatchResult>> second = new AtomicReference<>();
+            Thread submits = run.forks.fork(() -> second.set(run.submit("second", 2)));
+            Thread cancels = run.forks.fork(() -> first.cancel(true));
+
+            Forks.join(cancels);
+            Forks.join(submits); // admitted: the cancel took the first batch's queued upload out of the queue
+            run.storage.answer(2); // whatever of the first batch still waits for the storage (an interrupt may not)
+            run.awaitThreads();
+            allStored(second.get());
+            Check.that(first.isCancelled(), () -> "the cancelled future completed otherwise");
+            run.close(); // checks that nothing of the first batch is stored
+        });
+    }
+
+    /**
+     * The batch timeout fires when the test's clock passes it (the sweep runs on the advancing thread) while the
+     * storage answers: the batch finishes either stored or failed, with what it stored deleted (all-or-nothing).
+     */
+    @Test
+    void aBatchTimeoutFailsWhatIsNotDoneAndDeletesWhatIsStored() {
+        Duration batchTimeout = Duration.ofHours(2);
+        check(onePermitTwoPlaces(RejectionPolicy.ABORT).batchTimeout(batchTimeout), List.of("first"), run -> {
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            Thread ticks = run.forks.fork(() -> run.clock.advance(batchTimeout.plusHours(1)));
+            Thread ends = run.forks.fork(() -> run.storage.answer(1));
+
+            Forks.join(ticks);
+            Forks.join(ends);
+            run.storage.answer(1); // the second upload, if the timeout did not stop it first
+            run.awaitThreads();
+            Throwable failure = failure(first);
+            if (failure != null) {
+                Check.that(failure instanceof BatchFailedException, () -> "failed otherwise: " + failure);
+                Check.that(((BatchFailedException) failure).result().results().stream()
+                        .noneMatch(result -> result.status() == Status.STORED), () -> "a failed batch kept a result stored");
+            }
+            run.close();
+        });
+    }
+
+    /**
+     * A batch waiting under BLOCK when the uploader closes is woken and refused; close waits for the running batch,
+     * whose uploads the storage answers meanwhile. Whichever comes first, nothing is left behind.
+     */
+    @Test
+    void closeWakesABatchWaitingUnderBlockAndWaitsForTheRunningOne() {
+        check(onePermitTwoPlaces(RejectionPolicy.BLOCK), List.of("first"), run -> {
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            AtomicReference<CompletableFuture<BatchResult>> second = new AtomicReference<>();
+            Thread submits = run.forks.fork(() -> second.set(run.submit("second", 2)));
+            Thread closes = run.forks.fork(run.uploader::close);
+
+            run.storage.answer(2);
+            run.awaitThreads();
+            allStored(first);
+            Throwable refused = failure(second.get());
+            Check.that(refused == null || refused instanceof UploaderClosedException, () -> "failed otherwise: " + refused);
+            run.close();
+        });
+    }
+
+    /**
+     * A failure under ALL_OR_NOTHING stops the batch and deletes what it stored, while another batch waits under BLOCK
+     * for the places: the batch fails with the stored attachment DELETED, the waiter is admitted and runs.
+     */
+    @Test
+    void aRollbackDeletesWhatAFailedBatchStoredWhileAnotherWaitsForPlaces() {
+        check(onePermitTwoPlaces(RejectionPolicy.BLOCK), List.of("first"), run -> {
+            run.storage.fail("first-1");
+            CompletableFuture<BatchResult> first = run.submit("first", 2);
+            AtomicReference<CompletableFuture<BatchResult>> second = new AtomicReference<>();
+            Thread submits = run.forks.fork(() -> second.set(run.submit("second", 2)));
+            Thread ends = run.forks.fork(() -> run.storage.answer(2));
+
+            run.awaitThreads();
+            allStored(second.get());
+            Throwable failure = failure(first);
+            Check.that(failure instanceof BatchFailedException, () -> "the batch did not fail: " + failure);
+            BatchResult result = ((BatchFailedException) failure).result();
+            Check.that(result.results().get(0).status() == Status.DELETED, () -> "not deleted: " + result);
+            Check.that(result.results().get(1).status() == Status.FAILED, () -> "not failed: " + result);
             run.close();
         });
     }
