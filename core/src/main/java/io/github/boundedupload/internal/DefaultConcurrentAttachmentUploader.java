@@ -11,6 +11,7 @@ import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.internal.queue.CallQueue;
 import io.github.boundedupload.internal.step.InContext;
 import io.github.boundedupload.internal.step.StepLock;
+import io.github.boundedupload.internal.step.Ticker;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.ContextPropagator;

@@ -5,6 +5,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.internal.queue.CallQueue;
 import io.github.boundedupload.internal.step.Effects;
 import io.github.boundedupload.internal.step.StepLock;
+import io.github.boundedupload.internal.step.Ticker;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -4,6 +4,7 @@ import io.github.boundedupload.UploadResult.Status;
 import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.internal.step.StepLock;
+import io.github.boundedupload.internal.step.Ticker;
 import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
 import java.util.ArrayList;
