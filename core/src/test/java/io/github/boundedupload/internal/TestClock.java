@@ -1,5 +1,6 @@
 package io.github.boundedupload.internal;
 
+import io.github.boundedupload.internal.step.StepLock;
 import io.github.boundedupload.internal.step.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
