@@ -306,7 +306,7 @@ final class Batch {
         }
         settled = true;
         settlement.settle(effects);
-        if (!keepsStored) {
+        if (!keepsStored && journal != JournalRecord.NONE) {
             boolean confirmed = !objectsMayRemain;
             effects.add(() -> journal.forget(confirmed ? null
                     : new UploadException("a delete that undoes it was given up", null)));

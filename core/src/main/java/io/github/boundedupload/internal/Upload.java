@@ -47,6 +47,8 @@ final class Upload extends Call {
     private Attempt.@Nullable Cancel cancel;
     /** A delete that undoes it was started by its batch's rollback. */
     private boolean rollingBack;
+    /** Its place in its batch's {@link Window} while offered and not ended; -1 outside it. Only the window sets it. */
+    private int windowSlot = -1;
     /** Its outcome and cancel as answered, until its end runs ({@link #runCombined}), perhaps on the combining thread. */
     private @Nullable UploadResult outcomeToRecord;
     private Attempt.@Nullable Cancel cancelToRecord;
@@ -100,6 +102,16 @@ final class Upload extends Call {
     /** Its batch's rollback started a delete that undoes it. */
     void rollBack() {
         rollingBack = true;
+    }
+
+    /** Its place in its batch's {@link Window}; -1 outside it. */
+    int windowSlot() {
+        return windowSlot;
+    }
+
+    /** For its batch's {@link Window}: its place there now. */
+    void windowSlot(int slot) {
+        windowSlot = slot;
     }
 
     UploadEvent event() {

@@ -1,7 +1,6 @@
 package io.github.boundedupload.internal;
 
 import io.github.boundedupload.internal.queue.CallQueue;
-import java.util.Arrays;
 
 /**
  * A batch's window: the uploads it has offered to the {@link CallQueue} and that have not ended, at most
@@ -12,8 +11,6 @@ final class Window {
 
     private final Upload[] uploads;
     private final Upload[] live;
-    /** Each upload's place in {@link #live}, by its index; -1 outside it. */
-    private final int[] slots;
     private int liveCount;
     /** The cursor: uploads before it were offered, or skipped by a stop. */
     private int next;
@@ -23,8 +20,6 @@ final class Window {
     Window(Upload[] uploads, int size) {
         this.uploads = uploads;
         this.live = new Upload[Math.min(uploads.length, size)];
-        this.slots = new int[uploads.length];
-        Arrays.fill(slots, -1);
     }
 
     /** Offers the next uploads to the queue, up to the window's size. */
@@ -32,7 +27,7 @@ final class Window {
         while (liveCount < live.length && next < uploads.length) {
             Upload upload = uploads[next++];
             offered = next;
-            slots[upload.index] = liveCount;
+            upload.windowSlot(liveCount);
             live[liveCount++] = upload;
             queue.enqueue(upload);
         }
@@ -40,13 +35,13 @@ final class Window {
 
     /** An upload ended (or was taken out before it started): its place is free. */
     void remove(Upload upload) {
-        int slot = slots[upload.index];
+        int slot = upload.windowSlot();
         if (slot >= 0) {
             Upload last = live[--liveCount];
             live[slot] = last;
-            slots[last.index] = slot;
+            last.windowSlot(slot);
             live[liveCount] = null;
-            slots[upload.index] = -1;
+            upload.windowSlot(-1);
         }
     }
 
