@@ -7,7 +7,7 @@ import java.util.concurrent.Semaphore;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * The non-blocking counterpart of {@link FixedPoolUploads}: one {@code putObject} per file on the same non-blocking
+ * The non-blocking counterpart of {@link CompletableFutureUploads#fixedPool}: one {@code putObject} per file on the same non-blocking
  * client as this library's non-blocking strategy (Netty, the same connections, the SDK's multipart off), at most the
  * scenario's concurrency at once (a semaphore the caller takes before each start and the answer gives back), in the
  * batch's order, then join all. The anchor of the non-blocking strategy in scenario M's pairs ({@link PairUploads});

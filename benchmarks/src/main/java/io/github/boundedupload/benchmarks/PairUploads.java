@@ -1,6 +1,5 @@
 package io.github.boundedupload.benchmarks;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +52,7 @@ public final class PairUploads {
         double[][] cpu = new double[2][rounds];
         double[][] switches = new double[2][rounds];
         double[][] makespan = new double[2][rounds];
-        try (S3Target target = S3Target.behindLatency("pair", latency(scenario));
+        try (S3Target target = S3Target.behindLatency("pair", scenario.configuredLatency(scale));
                 Strategy first = ProfileUploads.open(names[0].split(":", 2), target, scale, scenario);
                 Strategy second = ProfileUploads.open(names[1].split(":", 2), target, scale, scenario)) {
             alternate(new Strategy[] {first, second}, rounds, scenario, scale, target, (round, batches) -> {
@@ -100,13 +99,9 @@ public final class PairUploads {
         return java.util.Arrays.stream(values).max().orElse(Double.NaN);
     }
 
-    private static Duration latency(Scenario scenario) {
-        return scenario == Scenario.M ? Scenario.M_LATENCY : Scenario.B_LATENCY;
-    }
-
     /**
      * The anchor of one of this library's strategies in scenario M's pairs: a plain {@code CompletableFuture} pool of
-     * the same concurrency on the same kind of client ({@link FixedPoolUploads} on the blocking client,
+     * the same concurrency on the same kind of client ({@link CompletableFutureUploads#fixedPool} on the blocking client,
      * {@link AsyncPoolUploads} on the non-blocking one).
      */
     static String mixedAnchor(StrategyKind kind) {
@@ -123,18 +118,8 @@ public final class PairUploads {
         try (S3Target target = S3Target.behindLatency("pair", Scenario.M_LATENCY);
                 Strategy mine = kind.open(target.backend(), Scenario.M.setup(kind, scale, target.bucketName()));
                 Strategy theirs = ProfileUploads.open(new String[] {anchor}, target, scale, Scenario.M)) {
-            alternate(new Strategy[] {mine, theirs}, rounds, Scenario.M, scale, target, (round, batches) -> {
-                Map<String, Object> line = new LinkedHashMap<>();
-                line.put("scenario", Report.PAIR_M);
-                line.put("strategy", kind);
-                line.put("anchor", anchor);
-                line.put("round", round + 1);
-                line.put("cpuUs", batches[0].cpuMicrosPerUpload());
-                line.put("anchorCpuUs", batches[1].cpuMicrosPerUpload());
-                line.put("makespanMs", batches[0].seconds() * 1e3);
-                line.put("anchorMakespanMs", batches[1].seconds() * 1e3);
-                System.out.println(Line.format(line));
-            });
+            alternate(new Strategy[] {mine, theirs}, rounds, Scenario.M, scale, target,
+                    resultLines(Report.PAIR_M, kind, anchor));
         }
     }
 
@@ -147,19 +132,25 @@ public final class PairUploads {
                 Strategy mine = kind.open(target.backend(), Scenario.B.setup(kind, scale, target.bucketName()));
                 Strategy theirs = anchor.open(target.backend(),
                         Scenario.B.setup(anchor, scale, target.bucketName()))) {
-            alternate(new Strategy[] {mine, theirs}, rounds, scale, target, (round, batches) -> {
-                Map<String, Object> line = new LinkedHashMap<>();
-                line.put("scenario", Report.PAIR);
-                line.put("strategy", kind);
-                line.put("anchor", anchor);
-                line.put("round", round + 1);
-                line.put("cpuUs", batches[0].cpuMicrosPerUpload());
-                line.put("anchorCpuUs", batches[1].cpuMicrosPerUpload());
-                line.put("makespanMs", batches[0].seconds() * 1e3);
-                line.put("anchorMakespanMs", batches[1].seconds() * 1e3);
-                System.out.println(Line.format(line));
-            });
+            alternate(new Strategy[] {mine, theirs}, rounds, Scenario.B, scale, target,
+                    resultLines(Report.PAIR, kind, anchor));
         }
+    }
+
+    /** One result line per round of a benchmark's pair: both batches' CPU per upload and makespan. */
+    private static Listener resultLines(String scenario, StrategyKind kind, Object anchor) {
+        return (round, batches) -> {
+            Map<String, Object> line = new LinkedHashMap<>();
+            line.put("scenario", scenario);
+            line.put("strategy", kind);
+            line.put("anchor", anchor);
+            line.put("round", round + 1);
+            line.put("cpuUs", batches[0].cpuMicrosPerUpload());
+            line.put("anchorCpuUs", batches[1].cpuMicrosPerUpload());
+            line.put("makespanMs", batches[0].seconds() * 1e3);
+            line.put("anchorMakespanMs", batches[1].seconds() * 1e3);
+            System.out.println(Line.format(line));
+        };
     }
 
     /** What is told of each round: the round (from 0), and the batch of each of the two, in their order. */
@@ -173,15 +164,9 @@ public final class PairUploads {
     }
 
     /**
-     * Warms both up together, then runs their batches of scenario B in turn: A B, B A, A B, ... Each round goes to
-     * {@code listener}; the bucket is emptied after each batch.
+     * Warms both up together, then runs their batches of scenario B or M in turn: A B, B A, A B, ... Each round goes
+     * to {@code listener}; the bucket is emptied after each batch.
      */
-    static void alternate(Strategy[] both, int rounds, Scale scale, S3Target target, Listener listener)
-            throws Exception {
-        alternate(both, rounds, Scenario.B, scale, target, listener);
-    }
-
-    /** As {@link #alternate(Strategy[], int, Scale, S3Target, Listener)}, with the batch of scenario B or M. */
     static void alternate(Strategy[] both, int rounds, Scenario scenario, Scale scale, S3Target target,
             Listener listener) throws Exception {
         boolean mixed = scenario == Scenario.M;

@@ -26,7 +26,7 @@ public final class ProfileUploads {
     static final String VIRTUAL_POOL = "COMPLETABLE_FUTURE_VIRTUAL";
     /** The CRT Transfer Manager with as many uploads started at once as the library has in flight in scenario B. */
     static final String BOUNDED_TM_CRT = "TRANSFER_MANAGER_CRT_BOUNDED";
-    /** {@link FixedPoolUploads}: a fixed pool of the scenario's concurrency on the blocking client. */
+    /** {@link CompletableFutureUploads#fixedPool}: a fixed pool of the scenario's concurrency on the blocking client. */
     static final String FIXED_POOL = "COMPLETABLE_FUTURE_FIXED";
     /** {@link AsyncPoolUploads}: the same on the non-blocking client. */
     static final String ASYNC_POOL = "COMPLETABLE_FUTURE_ASYNC";
@@ -77,7 +77,7 @@ public final class ProfileUploads {
                             .build(), setup.options()));
         }
         if (named[0].equals(FIXED_POOL)) {
-            return new FixedPoolUploads(target.backend(),
+            return CompletableFutureUploads.fixedPool(target.backend(),
                     scenario.setup(StrategyKind.COMPLETABLE_FUTURE, scale, target.bucketName()));
         }
         if (named[0].equals(ASYNC_POOL)) {
