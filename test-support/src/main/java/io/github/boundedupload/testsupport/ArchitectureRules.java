@@ -28,9 +28,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The rules the structure of this build's modules keeps (ArchUnit), checked by each module's {@code ArchitectureTest}
- * (core's from this module's tests, since core cannot depend on this module): so that a performance change cannot
- * undo them unnoticed. {@code docs/design.md} says why each holds. Changes when a rule of the structure changes.
+ * The rules the structure of this build's modules keeps (ArchUnit), run as tests by {@link ArchitectureContract}, which
+ * each module's {@code ArchitectureTest} extends (core's in this module's tests, since core cannot depend on this
+ * module): so that a performance change cannot undo them unnoticed. {@code docs/design.md} says why each holds. Changes when a rule of the structure changes.
  *
  * <p>Not for storages written elsewhere: it needs ArchUnit, which this module declares optional.
  */
