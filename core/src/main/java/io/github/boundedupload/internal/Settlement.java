@@ -46,17 +46,17 @@ final class Settlement {
 
     /** A delete was confirmed: the result says so, until the results are final. */
     void deleted(Upload upload, @Nullable StoredObject deleted, Effects effects) {
-        UploadResult result = current(upload);
+        UploadResult result = upload.currentResult();
         if (!resultsFinal && result != null) {
             Attempt.Cancel cancel = upload.cancel();
             Throwable failure = result.failure().orElse(null);
             if (result.storedObject().isPresent()
                     && (result.status() == Status.STORED || result.status() == Status.DELETING)) {
-                change(upload, result.deleted());
+                batch.changeResult(upload, result.deleted());
             } else if ((result.status() == Status.FAILED || result.status() == Status.DELETING) && failure != null) {
                 // What it may have left is gone now. Stopped by a cancel: as the cancel says. (A call that got stuck
                 // stays failed: the user should hear that it got stuck.)
-                change(upload, cancel != null && !(failure instanceof UploadStuckException)
+                batch.changeResult(upload, cancel != null && !(failure instanceof UploadStuckException)
                         ? UploadResult.notStored(upload.index, upload.attachment, upload.key, cancel.status(),
                                 cancel.reason())
                         : UploadResult.notStored(upload.index, upload.attachment, upload.key, Status.FAILED, failure));
@@ -73,7 +73,7 @@ final class Settlement {
      * stored), and, at the first try, why it is not deleted yet.
      */
     void stillDeleting(Upload upload, Throwable failure, boolean firstTry) {
-        UploadResult result = current(upload);
+        UploadResult result = upload.currentResult();
         if (resultsFinal || result == null) {
             return;
         }
@@ -85,39 +85,29 @@ final class Settlement {
             });
         }
         if (result.status() == Status.STORED || result.status() == Status.FAILED) {
-            change(upload, result.deleting(failure));
+            batch.changeResult(upload, result.deleting(failure));
         }
     }
 
     /** A delete was given up: the result says the key may still hold what the upload stored. */
     void deleteGivenUp(Upload upload, Throwable failure) {
         batch.objectsMayRemain();
-        UploadResult result = current(upload);
+        UploadResult result = upload.currentResult();
         if (resultsFinal || result == null || result.status() == Status.DELETED
                 || result.status() == Status.POSSIBLY_STORED) {
             return;
         }
-        change(upload, result.possiblyStored(failure));
-    }
-
-    /** Its result as it stands now: what a delete did after the finish, or what was (or will be) reported. */
-    private static @Nullable UploadResult current(Upload upload) {
-        return upload.currentResult();
-    }
-
-    /** Changes an upload's result: the reported one until the batch finishes, the settled one afterwards. */
-    private void change(Upload upload, UploadResult result) {
-        batch.changeResult(upload, result);
+        batch.changeResult(upload, result.possiblyStored(failure));
     }
 
     /** A call given up at close: an upload's attachment may be stored when it returns (POSSIBLY_STORED). */
     void abandoned(Call call, Effects effects) {
         if (call instanceof Upload) {
             Upload upload = (Upload) call;
-            UploadResult result = current(upload);
+            UploadResult result = upload.currentResult();
             if (!resultsFinal && result != null
                     && (result.status() == Status.FAILED || result.status() == Status.DELETING)) {
-                change(upload, result.possiblyStored(result.failure().orElseThrow()));
+                batch.changeResult(upload, result.possiblyStored(result.failure().orElseThrow()));
             }
         }
         if (batch.finished) {
@@ -150,7 +140,7 @@ final class Settlement {
         List<UploadResult> results = new ArrayList<>(batch.uploads.length);
         boolean changed = false;
         for (Upload upload : batch.uploads) {
-            UploadResult result = Objects.requireNonNull(current(upload), "a settled batch has every result");
+            UploadResult result = Objects.requireNonNull(upload.currentResult(), "a settled batch has every result");
             changed |= result != first.results().get(upload.index);
             results.add(result);
         }

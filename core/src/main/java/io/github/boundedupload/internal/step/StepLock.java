@@ -105,8 +105,8 @@ public final class StepLock {
         }
     }
 
-    /** Hands a step to the {@link Combiner}: see {@link Combiner#combine}. */
-    public void combine(Combiner.Step step) {
+    /** For tests: hands a step to the {@link Combiner} whatever the thread (see {@link Combiner#combine}). */
+    void combine(Combiner.Step step) {
         combiner.combine(step);
     }
 
