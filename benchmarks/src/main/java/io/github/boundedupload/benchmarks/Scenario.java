@@ -131,7 +131,8 @@ enum Scenario {
             case A -> setup(bucket, A_FILES, A_FILES, A_FILES, A_FILES);
             case M -> setup(bucket, M_CONCURRENCY, M_CONCURRENCY, M_CONCURRENCY, ScenarioM.FILES,
                     S3UploadOptions.builder().multipartThreshold(Long.getLong("bench.mMultipartThreshold",
-                            M_MULTIPART_THRESHOLD)));
+                            M_MULTIPART_THRESHOLD)).partSize(Long.getLong("bench.mPartSize", 8L << 20))
+                            .partsInFlight(Integer.getInteger("bench.mPartsInFlight", 4)));
             case B -> setup(bucket, B_CONCURRENCY, B_CONCURRENCY, B_CONCURRENCY, scale.bFiles());
             // One file per upload slot; 16 connections: four multipart uploads of four parts in flight each.
             case C -> setup(bucket, C_FILES, 16, C_FILES, C_FILES);
