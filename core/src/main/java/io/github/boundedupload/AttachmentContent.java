@@ -26,6 +26,7 @@ import java.util.concurrent.Flow;
  * AttachmentContent.ofStream(multipartFile::getInputStream, multipartFile.getSize());
  * AttachmentContent.ofStream(() -> URI.create(url).toURL().openStream()); // length unknown
  * AttachmentContent.ofPublisher(() -> JdkFlowAdapter.publisherToFlowPublisher(buffers()), length); // no thread
+ * AttachmentContent.ofStoredObject(StoredObject.builder("staging/0b6f...", 48_213).build()); // copied, not sent
  * }</pre>
  */
 public abstract class AttachmentContent {
@@ -129,6 +130,22 @@ public abstract class AttachmentContent {
     }
 
     /**
+     * Content that is already in the storage: an object a client uploaded directly (under a grant), described as the
+     * client said it would be. The storage checks the object under {@link StoredObject#key()} against the description
+     * before anything is written (it exists, has exactly {@link StoredObject#size()} bytes, and, where given, the
+     * {@link StoredObject#checksum() checksum} and {@link StoredObject#eTag() ETag}), then copies it to the
+     * attachment's key within the storage: its bytes never cross the application. The object under the source key is
+     * left as it is. A storage that cannot copy its own objects fails the attachment: {@link #openStream()} refuses.
+     *
+     * @param source the object to copy, and what it must be
+     * @return the content
+     * @see #storedObject()
+     */
+    public static AttachmentContent ofStoredObject(StoredObject source) {
+        return new StoredObjectContent(Objects.requireNonNull(source, "source"));
+    }
+
+    /**
      * Opens the content from its first byte. Each call returns a new stream.
      *
      * @return a stream the caller must close
@@ -172,6 +189,16 @@ public abstract class AttachmentContent {
      * @return a publisher, or empty when the content is not published (read it through {@link #openStream()})
      */
     public Optional<Flow.Publisher<ByteBuffer>> publisher() {
+        return Optional.empty();
+    }
+
+    /**
+     * The object in the storage this content is, for storages that copy their own objects
+     * ({@link #ofStoredObject(StoredObject)}): such a storage checks it and copies it instead of reading a stream.
+     *
+     * @return the object to copy and what it must be, or empty when the content is not in the storage
+     */
+    public Optional<StoredObject> storedObject() {
         return Optional.empty();
     }
 
@@ -319,6 +346,35 @@ public abstract class AttachmentContent {
         @Override
         public String toString() {
             return "publisher of " + length + " bytes";
+        }
+    }
+
+    private static final class StoredObjectContent extends AttachmentContent {
+        private final StoredObject source;
+
+        StoredObjectContent(StoredObject source) {
+            this.source = source;
+        }
+
+        @Override
+        public InputStream openStream() throws IOException {
+            throw new IOException("the content is an object in the storage, to be copied there: this storage reads"
+                    + " streams and cannot copy its objects");
+        }
+
+        @Override
+        public OptionalLong length() {
+            return OptionalLong.of(source.size());
+        }
+
+        @Override
+        public Optional<StoredObject> storedObject() {
+            return Optional.of(source);
+        }
+
+        @Override
+        public String toString() {
+            return "stored object (" + source.size() + " bytes)";
         }
     }
 }

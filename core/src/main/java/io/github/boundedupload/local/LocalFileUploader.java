@@ -1,5 +1,6 @@
 package io.github.boundedupload.local;
 
+import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
@@ -13,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Base64;
@@ -33,6 +35,9 @@ import org.jspecify.annotations.Nullable;
  * process write access to the root.
  *
  * <p>Results carry a {@code file:} location and a CRC32 checksum in S3's format (Base64 of the big-endian value).
+ * Content that is an object of this storage ({@link AttachmentContent#ofStoredObject(StoredObject)}) is checked against
+ * its description (it exists, its size, its CRC32 checksum where given; a file has no ETag, so one given is not
+ * checked) and copied to its new key the same way, through a temporary file.
  *
  * <pre>{@code
  * FileUploader storage = new LocalFileUploader(Path.of("/var/lib/app/uploads"));
@@ -134,30 +139,56 @@ public final class LocalFileUploader implements FileUploader {
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("key " + SafeText.quote(request.key()) + " names a directory");
         }
+        StoredObject source = request.content().storedObject().orElse(null);
+        Path from = source == null ? null : storedFile(source);
         Path temp = Files.createTempFile(directory, ".upload-", ".tmp");
         try {
             CRC32 crc = new CRC32();
-            long size = copy(request, temp, crc);
+            long size;
+            try (InputStream in = from == null ? request.openStream() : Files.newInputStream(from)) {
+                size = copy(in, temp, crc);
+            }
             long declared = request.contentLength().orElse(size);
             if (size != declared) {
-                throw new IOException("the content yielded " + size + " bytes, not its declared length of "
-                        + declared);
+                throw new IOException((source == null ? "the content yielded " : "the stored object has ") + size
+                        + " bytes, not its declared length of " + declared);
+            }
+            String checksum = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue())
+                    .array());
+            if (source != null && source.checksum().isPresent() && !source.checksum().get().equals(checksum)) {
+                throw new IOException("the stored object's CRC32 checksum is " + checksum + ", not the "
+                        + source.checksum().get() + " it was said to have");
+            }
+            if (from != null) {
+                request.reportProgress(size);
             }
             move(temp, target);
             return StoredObject.builder(request.key(), size)
                     .location(target.toUri())
-                    .checksum("CRC32", Base64.getEncoder().encodeToString(
-                            ByteBuffer.allocate(4).putInt((int) crc.getValue()).array()))
+                    .checksum("CRC32", checksum)
                     .build();
         } finally {
             Files.deleteIfExists(temp);
         }
     }
 
-    private static long copy(UploadRequest request, Path temp, CRC32 crc) throws IOException {
+    /** The file of an object to copy, checked before anything is read: it exists, and keeps the CRC32 checksum. */
+    private Path storedFile(StoredObject source) throws IOException {
+        Path from = inside(source.key());
+        if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException("no object under key " + SafeText.quote(source.key()));
+        }
+        if (source.checksum().isPresent() && !"CRC32".equals(source.checksumAlgorithm().orElse(null))) {
+            throw new IOException("this storage keeps CRC32 checksums, not " + source.checksumAlgorithm().orElse(null)
+                    + ": the object cannot be checked");
+        }
+        return from;
+    }
+
+    private static long copy(InputStream in, Path temp, CRC32 crc) throws IOException {
         byte[] buffer = new byte[BUFFER_SIZE];
         long size = 0;
-        try (InputStream in = request.openStream(); OutputStream out = Files.newOutputStream(temp)) {
+        try (OutputStream out = Files.newOutputStream(temp)) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 if (Thread.interrupted()) {

@@ -3,6 +3,7 @@ package io.github.boundedupload.jdbc;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.InvalidAttachmentException;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.jdbc.internal.DeferredRuns;
 import io.github.boundedupload.jdbc.internal.DeferredStore;
@@ -122,6 +123,17 @@ public final class DeferredUploads {
 
     private DeferredBatch submit(List<Attachment> attachments, boolean ordered) {
         List<String> keys = uploader.check(attachments);
+        List<InvalidAttachmentException.Problem> inStorage = new ArrayList<>();
+        for (int i = 0; i < attachments.size(); i++) {
+            if (attachments.get(i).content().storedObject().isPresent()) {
+                inStorage.add(new InvalidAttachmentException.Problem(i, attachments.get(i).fileName(),
+                        InvalidAttachmentException.Problem.Kind.UNREADABLE, "its content is an object in the storage"
+                        + " already, to be copied there, and deferred uploads stage bytes: upload it with uploadAll"));
+            }
+        }
+        if (!inStorage.isEmpty()) {
+            throw new InvalidAttachmentException(inStorage);
+        }
         String id = UUID.randomUUID().toString();
         long now = System.currentTimeMillis();
         long deadlineAt = now + deadline.toMillis();

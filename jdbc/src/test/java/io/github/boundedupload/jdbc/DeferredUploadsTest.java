@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.local.LocalFileUploader;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -207,6 +209,17 @@ class DeferredUploadsTest {
         DeferredUploads deferred = deferred(DeferredUploads.builder(journal, uploader));
         assertThatThrownBy(() -> deferred.submit(List.of(Attachment.of("../etc/passwd", new byte[] {1}))))
                 .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("file 1 '../etc/passwd'");
+        assertThat(deferred.stats().pendingAttachments()).isZero();
+    }
+
+    @Test
+    void contentThatIsAStoredObjectIsRefusedAtOnceNamingTheAttachment() {
+        DeferredUploads deferred = deferred(DeferredUploads.builder(journal, uploader));
+        Attachment copy = Attachment.of("copy.png", AttachmentContent.ofStoredObject(StoredObject.builder(
+                "staging/0b6f", 3).build()));
+        assertThatThrownBy(() -> deferred.submit(List.of(Attachment.of("a.png", new byte[] {1}), copy)))
+                .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("file 2 'copy.png'")
+                .hasMessageContaining("an object in the storage already");
         assertThat(deferred.stats().pendingAttachments()).isZero();
     }
 }

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -317,6 +318,37 @@ public abstract class FileUploaderContract {
         String key = newKey("broken.bin");
         AttachmentContent broken = AttachmentContent.ofStream(() -> BrokenContent.failingAfter(5000), 10_000);
         assertThatThrownBy(() -> upload(key, Attachment.of("broken.bin", broken))).isNotNull();
+        assertThat(exists(key)).isFalse();
+    }
+
+    @Test
+    void copiesAStoredObjectAndLeavesTheSource() throws Exception {
+        byte[] bytes = TestData.bytes(16, 200_000);
+        StoredObject source = upload(newKey("staged.bin"), Attachment.of("staged.bin", bytes));
+        String key = newKey("copy.bin");
+        StoredObject copied = upload(key, Attachment.of("copy.bin", AttachmentContent.ofStoredObject(source)));
+        assertThat(copied.key()).isEqualTo(key);
+        assertThat(copied.size()).isEqualTo(bytes.length);
+        assertThat(stored(key)).isEqualTo(bytes);
+        assertThat(stored(source.key())).isEqualTo(bytes);
+    }
+
+    /** A stored object unlike its description is refused before anything is written, with the reason. */
+    @ParameterizedTest
+    @ValueSource(strings = {"another size", "another checksum", "no object"})
+    void refusesAStoredObjectUnlikeItsDescription(String unlike) throws Exception {
+        StoredObject source = upload(newKey("staged.bin"), Attachment.of("staged.bin", TestData.bytes(17, 5_000)));
+        String algorithm = source.checksumAlgorithm().orElseThrow();
+        StoredObject described = switch (unlike) {
+            case "another size" -> StoredObject.builder(source.key(), 5_001).build();
+            case "another checksum" -> StoredObject.builder(source.key(), 5_000)
+                    .checksum(algorithm, Objects.requireNonNull(BrokenContent.checksum(algorithm, new byte[] {1}))).build();
+            default -> StoredObject.builder(newKey("never-stored.bin"), 5_000).build();
+        };
+        String key = newKey("copy.bin");
+        assertThatThrownBy(() -> upload(key, Attachment.of("copy.bin", AttachmentContent.ofStoredObject(described))))
+                .hasMessageContaining(unlike.equals("no object") ? "no object" : unlike.equals("another size")
+                        ? "5000 bytes" : "checksum");
         assertThat(exists(key)).isFalse();
     }
 

@@ -17,6 +17,8 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -100,6 +102,11 @@ public final class AsyncOps implements S3Ops {
     @Override
     public CompletableFuture<AbortMultipartUploadResponse> abort(AbortMultipartUploadRequest request) {
         return limiter.run(() -> client.abortMultipartUpload(request));
+    }
+
+    @Override
+    public CompletableFuture<CopyObjectResponse> copy(CopyObjectRequest request) {
+        return limiter.run(() -> client.copyObject(request));
     }
 
     @Override

@@ -190,6 +190,38 @@ final class ObjectUpload {
         return stored.build();
     }
 
+    /**
+     * After a request that may have stored {@code size} bytes of checksum {@code checksum} under the key lost its
+     * answer: HeadObject tells. Stored (and ours) when the object there has that size and checksum; when nothing is
+     * there, looked for once more after the settle time ({@code again}), then not stored; another object there is an
+     * older one. {@code clientParts}: the client may have sent the content in parts of its own (the CRT client), so that
+     * an object of the size with another checksum may be ours after all.
+     */
+    CompletableFuture<StoredObject> lookFor(long size, @Nullable String checksum, Throwable failure, boolean again,
+            boolean clientParts) {
+        return ops.cleanup(() -> ops.head(headRequest())).handle((head, headFailure) -> {
+            if (headFailure != null && !Failures.notFound(headFailure)) {
+                return outcomeUnknown(failure, "checking for the object failed: " + Failures.describe(headFailure));
+            }
+            if (headFailure != null) {
+                LOG.debug("s3://{}/{}: no answer and no object{}", settings.bucket(), key,
+                        again ? "; looking again after " + SETTLE : ": not stored");
+                return again ? ops.cleanup(() -> ops.settle(SETTLE))
+                        .thenCompose(x -> lookFor(size, checksum, failure, false, clientParts))
+                        : CompletableFuture.<StoredObject>failedFuture(failure);
+            }
+            String stored = checksumOf(head);
+            boolean sameSize = head.contentLength() != null && head.contentLength() == size;
+            if (!sameSize || stored == null || !stored.equals(checksum)) {
+                return sameSize && clientParts ? outcomeUnknown(failure, "an object of the file's size is stored,"
+                        + " with a checksum that cannot be compared with the file's")
+                        : CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
+            }
+            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", settings.bucket(), key);
+            return keep(stored(size, head.eTag(), head.versionId(), stored));
+        }).thenCompose(Function.identity());
+    }
+
     HeadObjectRequest headRequest() {
         return HeadObjectRequest.builder().bucket(settings.bucket()).key(key).checksumMode(ChecksumMode.ENABLED)
                 .overrideConfiguration(CLEANUP).build();

@@ -8,6 +8,8 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -48,6 +50,8 @@ interface S3Ops {
     CompletableFuture<AbortMultipartUploadResponse> abort(AbortMultipartUploadRequest request);
 
     CompletableFuture<HeadObjectResponse> head(HeadObjectRequest request);
+
+    CompletableFuture<CopyObjectResponse> copy(CopyObjectRequest request);
 
     CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request);
 

@@ -58,40 +58,14 @@ final class SinglePut {
         // The whole content went out and no answer came: S3 may have stored it, or may still (a request the network
         // held can arrive late). Look; when nothing is there, look once more after the settle time.
         if (!sent.readByClient()) {
-            return lookFor(sent, failure, true); // the checksum of what went out was taken as it went
+            return upload.lookFor(sent.length(), sent.checksum(), failure, true, false); // its checksum taken as it went
         }
         return upload.ops.read(() -> {
             sent.checksumOfFile();
             return sent;
-        }).handle((read, readFailure) -> readFailure == null ? lookFor(sent, failure, true)
+        }).handle((read, readFailure) -> readFailure == null
+                ? upload.lookFor(sent.length(), sent.checksum(), failure, true, true)
                 : upload.outcomeUnknown(failure, "reading the file again for its checksum failed: "
                         + Failures.describe(readFailure))).thenCompose(Function.identity());
-    }
-
-    private CompletableFuture<StoredObject> lookFor(Sent sent, Throwable failure, boolean again) {
-        return upload.ops.cleanup(() -> upload.ops.head(upload.headRequest())).handle((head, headFailure) -> {
-            if (headFailure != null && !Failures.notFound(headFailure)) {
-                return upload.outcomeUnknown(failure, "checking for the object failed: "
-                        + Failures.describe(headFailure));
-            }
-            if (headFailure != null) {
-                LOG.debug("s3://{}/{}: no answer and no object{}", upload.settings.bucket(), upload.key,
-                        again ? "; looking again after " + ObjectUpload.SETTLE : ": not stored");
-                return again ? upload.ops.cleanup(() -> upload.ops.settle(ObjectUpload.SETTLE))
-                        .thenCompose(x -> lookFor(sent, failure, false))
-                        : CompletableFuture.<StoredObject>failedFuture(failure);
-            }
-            String stored = upload.checksumOf(head);
-            boolean sameSize = head.contentLength() != null && head.contentLength() == sent.length();
-            if (!sameSize || stored == null || !stored.equals(sent.checksum())) {
-                // The CRT client sends a large file in parts of its own: the object's checksum is then one of parts.
-                return sameSize && sent.readByClient() ? upload.outcomeUnknown(failure, "an object of the file's size"
-                        + " is stored, with a checksum that cannot be compared with the file's")
-                        : CompletableFuture.<StoredObject>failedFuture(failure); // not ours: an older object
-            }
-            LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", upload.settings.bucket(),
-                    upload.key);
-            return upload.keep(upload.stored(sent.length(), head.eTag(), head.versionId(), stored));
-        }).thenCompose(Function.identity());
     }
 }

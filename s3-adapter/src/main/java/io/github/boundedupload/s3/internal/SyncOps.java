@@ -19,6 +19,8 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -110,6 +112,11 @@ public final class SyncOps implements S3Ops {
     @Override
     public CompletableFuture<AbortMultipartUploadResponse> abort(AbortMultipartUploadRequest request) {
         return call(() -> client.abortMultipartUpload(request));
+    }
+
+    @Override
+    public CompletableFuture<CopyObjectResponse> copy(CopyObjectRequest request) {
+        return call(() -> client.copyObject(request));
     }
 
     @Override

@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 /**
  * One upload, for either client ({@link S3Ops}): one PutObject ({@link SinglePut}) up to the multipart threshold, a
  * multipart upload ({@link Multipart}) above it, and for content of unknown length whichever its first part shows.
- * This class plans; the strategies carry out; {@link ObjectUpload} holds what they share.
+ * An object of the bucket is copied there ({@link ObjectCopy}). This class plans; the strategies carry out; {@link ObjectUpload} holds what they share.
  * Changes when the choice between one PutObject and a multipart upload changes.
  *
  * <p><b>Lost answers.</b> When a request fails after its whole body was handed to the HTTP client and no answer
@@ -70,6 +70,10 @@ public final class Transfer {
             length = upload.request.contentLength();
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+        Optional<StoredObject> source = upload.request.content().storedObject();
+        if (source.isPresent()) {
+            return new ObjectCopy(upload).copy(source.get()); // in the bucket already: copied there
         }
         Optional<Path> file = upload.request.content().path();
         if (file.isPresent()) {
