@@ -100,4 +100,15 @@ public enum S3Server {
     public boolean honoursConditionalDeletes() {
         return this == VERSITYGW;
     }
+
+    /**
+     * Whether the server checks the signature of a presigned URL, and so its expiry and the headers it binds (the
+     * content length among them), as S3 does: versitygw does; LocalStack skips it unless started with
+     * {@code S3_SKIP_SIGNATURE_VALIDATION=0}. Both check a checksum header against the body.
+     *
+     * @return whether it does
+     */
+    public boolean checksPresignedUrls() {
+        return this == VERSITYGW;
+    }
 }
