@@ -25,4 +25,15 @@ public interface UploadSigner {
      * @return the request the client sends
      */
     SignedRequest signPut(SignRequest request);
+
+    /**
+     * Signs a form ({@code POST}, {@code multipart/form-data}) for a plain HTML form, whose browser announces nothing
+     * before the user picks the file: the storage stores one object of at most {@link SignRequest#size()} bytes under
+     * the key, of the content type, and refuses a larger one and a form sent after {@link SignRequest#lifetime()}. A
+     * checksum is not bound (a form has no way to compute one): the confirm step checks what arrived.
+     *
+     * @param request the key, the largest size, the content type, and for how long the form may be sent
+     * @return the form's action URL and its fields
+     */
+    SignedRequest signPost(SignRequest request);
 }

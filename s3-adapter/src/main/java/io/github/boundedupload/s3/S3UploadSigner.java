@@ -2,27 +2,41 @@ package io.github.boundedupload.s3;
 
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
+import io.github.boundedupload.s3.internal.PostPolicy;
 import io.github.boundedupload.spi.UploadSigner;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * {@link UploadSigner} on the AWS SDK's {@link S3Presigner}, which the application builds and keeps (this never closes
  * it): a presigned PutObject whose signature covers the content type, the content length and, where the client gave
  * one, its checksum header ({@code x-amz-checksum-crc32} and the like), so that S3 refuses a body of another length
- * or content, and a request started after the lifetime. Thread-safe. Changes when what a signed PUT binds changes.
+ * or content, and a request started after the lifetime. Forms ({@link #signPost(SignRequest)}) are signed here, as a
+ * SigV4 POST policy (the SDK has none), with the credentials and the region given to {@link Builder#forms}: the
+ * presigner does not tell its own. Thread-safe. Changes when what a signed request binds changes.
  *
  * <pre>{@code
- * S3UploadSigner signer = S3UploadSigner.builder(presigner, "my-bucket").build();
+ * S3UploadSigner signer = S3UploadSigner.builder(presigner, "my-bucket")
+ *     .forms(credentialsProvider, Region.EU_WEST_1)   // only for signPost
+ *     .build();
  * }</pre>
  */
 public final class S3UploadSigner implements UploadSigner {
@@ -32,10 +46,14 @@ public final class S3UploadSigner implements UploadSigner {
 
     private final S3Presigner presigner;
     private final String bucket;
+    private final @Nullable AwsCredentialsProvider credentials;
+    private final @Nullable Region region;
 
-    private S3UploadSigner(S3Presigner presigner, String bucket) {
-        this.presigner = presigner;
-        this.bucket = bucket;
+    private S3UploadSigner(Builder builder) {
+        this.presigner = builder.presigner;
+        this.bucket = builder.bucket;
+        this.credentials = builder.credentials;
+        this.region = builder.region;
     }
 
     /**
@@ -54,10 +72,7 @@ public final class S3UploadSigner implements UploadSigner {
 
     @Override
     public SignedRequest signPut(SignRequest request) {
-        if (request.lifetime().compareTo(LONGEST) > 0) {
-            throw new IllegalArgumentException("lifetime " + request.lifetime() + " is more than the " + LONGEST
-                    + " a signature of S3 lives");
-        }
+        checkLifetime(request);
         PutObjectRequest.Builder put = PutObjectRequest.builder().bucket(bucket).key(request.key())
                 .contentType(request.contentType()).contentLength(request.size());
         if (request.checksum().isPresent()) {
@@ -71,16 +86,56 @@ public final class S3UploadSigner implements UploadSigner {
                 default -> throw new IllegalArgumentException("S3 keeps no checksum of the algorithm " + name);
             }
         }
-        PresignedPutObjectRequest signed = presigner.presignPutObject(p -> p.signatureDuration(request.lifetime())
-                .putObjectRequest(put.build()));
+        PresignedPutObjectRequest signed = presign(put.build(), request.lifetime());
         Map<String, String> headers = new LinkedHashMap<>();
         signed.signedHeaders().forEach((name, values) -> {
             if (!SET_BY_THE_CLIENT.contains(name.toLowerCase(Locale.ROOT))) {
                 headers.put(name, String.join(",", values));
             }
         });
+        return new SignedRequest("PUT", uri(signed.url()), headers, Map.of(), signed.expiration());
+    }
+
+    @Override
+    public SignedRequest signPost(SignRequest request) {
+        checkLifetime(request);
+        if (credentials == null || region == null) {
+            throw new IllegalStateException("signing a form needs the credentials and the region: give them to"
+                    + " S3UploadSigner.Builder.forms");
+        }
+        AwsCredentials identity = credentials.resolveCredentials();
+        Instant now = Instant.now();
+        Instant expiresAt = now.plus(request.lifetime());
+        Map<String, String> fields = PostPolicy.fields(bucket, request.key(), request.contentType(), request.size(),
+                now, expiresAt, region.id(), identity.accessKeyId(), identity.secretAccessKey(),
+                identity instanceof AwsSessionCredentials ? ((AwsSessionCredentials) identity).sessionToken() : null);
+        // The form goes to the bucket's URL: the presigned PutObject's, without the key (path style or not, as the
+        // presigner resolves endpoints) and without the query.
+        URI object = uri(presign(PutObjectRequest.builder().bucket(bucket).key(request.key()).build(),
+                Duration.ofMinutes(1)).url());
+        String path = object.getRawPath();
+        String key = SdkHttpUtils.urlEncodeIgnoreSlashes(request.key());
+        if (!path.endsWith(key)) {
+            throw new IllegalStateException("the presigner's URL does not end with the object's key");
+        }
+        return new SignedRequest("POST", URI.create(object.getScheme() + "://" + object.getRawAuthority()
+                + path.substring(0, path.length() - key.length())), Map.of(), fields, expiresAt);
+    }
+
+    private PresignedPutObjectRequest presign(PutObjectRequest put, Duration lifetime) {
+        return presigner.presignPutObject(p -> p.signatureDuration(lifetime).putObjectRequest(put));
+    }
+
+    private static void checkLifetime(SignRequest request) {
+        if (request.lifetime().compareTo(LONGEST) > 0) {
+            throw new IllegalArgumentException("lifetime " + request.lifetime() + " is more than the " + LONGEST
+                    + " a signature of S3 lives");
+        }
+    }
+
+    private static URI uri(URL url) {
         try {
-            return new SignedRequest("PUT", signed.url().toURI(), headers, signed.expiration());
+            return url.toURI();
         } catch (URISyntaxException e) {
             throw new IllegalStateException("the SDK signed a URL that is not a URI", e);
         }
@@ -103,10 +158,26 @@ public final class S3UploadSigner implements UploadSigner {
     public static final class Builder {
         private final S3Presigner presigner;
         private final String bucket;
+        private @Nullable AwsCredentialsProvider credentials;
+        private @Nullable Region region;
 
         private Builder(S3Presigner presigner, String bucket) {
             this.presigner = Objects.requireNonNull(presigner, "presigner");
             this.bucket = Objects.requireNonNull(bucket, "bucket");
+        }
+
+        /**
+         * Lets the signer sign forms ({@link S3UploadSigner#signPost(SignRequest)}): a POST policy is signed with the
+         * credentials themselves, for the bucket's region. Give the presigner's.
+         *
+         * @param credentials resolved at every form signed (so that rotated credentials are used)
+         * @param region the bucket's region
+         * @return this builder
+         */
+        public Builder forms(AwsCredentialsProvider credentials, Region region) {
+            this.credentials = Objects.requireNonNull(credentials, "credentials");
+            this.region = Objects.requireNonNull(region, "region");
+            return this;
         }
 
         /**
@@ -115,7 +186,7 @@ public final class S3UploadSigner implements UploadSigner {
          * @return a new signer
          */
         public S3UploadSigner build() {
-            return new S3UploadSigner(presigner, bucket);
+            return new S3UploadSigner(this);
         }
     }
 }

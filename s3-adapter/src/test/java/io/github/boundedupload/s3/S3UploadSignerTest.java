@@ -42,6 +42,26 @@ class S3UploadSignerTest {
     }
 
     @Test
+    void aFormGoesToTheBucketWithItsPolicyAndSignature() {
+        S3UploadSigner forms = S3UploadSigner.builder(presigner, "bucket").forms(StaticCredentialsProvider.create(
+                AwsBasicCredentials.create("AKIDEXAMPLE", "secret-key-example")), Region.EU_WEST_1).build();
+
+        SignedRequest post = forms.signPost(SignRequest.builder("staging/a b.png", 1234, "image/png").build());
+
+        assertThat(post.method()).isEqualTo("POST");
+        assertThat(post.url()).hasToString("https://bucket.s3.example.test/");
+        assertThat(post.fields()).containsKeys("key", "Content-Type", "x-amz-algorithm", "x-amz-credential",
+                "x-amz-date", "policy", "x-amz-signature").containsEntry("key", "staging/a b.png");
+        assertThat(post.fields().get("x-amz-credential")).startsWith("AKIDEXAMPLE/").endsWith("/eu-west-1/s3/aws4_request");
+        assertThat(new String(java.util.Base64.getDecoder().decode(post.fields().get("policy")),
+                java.nio.charset.StandardCharsets.UTF_8)).contains("[\"content-length-range\",0,1234]",
+                "[\"eq\",\"$key\",\"staging/a b.png\"]");
+        assertThat(post.toString()).doesNotContain("policy", "AKID");
+        assertThatThrownBy(() -> signer.signPost(SignRequest.builder("k", 1, "text/plain").build()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("forms");
+    }
+
+    @Test
     void whatS3CannotBindIsRefused() {
         assertThatThrownBy(() -> signer.signPut(SignRequest.builder("k", 1, "text/plain").checksum("MD4", "x")
                 .build())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MD4");
