@@ -1,6 +1,6 @@
 /**
- * bounded-upload's core: the uploader, its configuration and results, the storage SPI, the local-disk storage, and
- * the optional Micrometer listener and adaptive concurrency limit. {@code io.github.boundedupload.internal} is not
+ * bounded-upload's core: the uploader, its configuration and results, the storage SPI, the local-disk storage, direct
+ * uploads, and the optional Micrometer listener and adaptive concurrency limit. {@code io.github.boundedupload.internal} is not
  * exported: what adapters written elsewhere may use is in {@code spi} and {@code support}.
  */
 module io.github.boundedupload.core {
@@ -20,6 +20,7 @@ module io.github.boundedupload.core {
     exports io.github.boundedupload.spi;
     exports io.github.boundedupload.support;
     exports io.github.boundedupload.local;
+    exports io.github.boundedupload.direct;
     exports io.github.boundedupload.micrometer;
     exports io.github.boundedupload.limits;
     exports io.github.boundedupload.reactor;

@@ -1,0 +1,353 @@
+package io.github.boundedupload.direct;
+
+import io.github.boundedupload.Attachment;
+import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.spi.SignRequest;
+import io.github.boundedupload.spi.UploadSigner;
+import io.github.boundedupload.support.SafeText;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Direct uploads: the bytes go from the client (a browser, a mobile app) to the storage, and never cross the
+ * application. {@link #grant} checks the files a client announces against this object's bounds and the uploader's own
+ * checks, keeps a grant per file in a {@link GrantStore} and signs a request per file, bound to what was announced;
+ * the client sends each file with its request; {@link #confirm} copies what arrived under the uploader's keys as one
+ * batch of the uploader's (its bounds, its failure policy, its journal), each object checked against its grant first.
+ * Thread-safe. Changes when the steps of a direct upload change.
+ *
+ * <pre>{@code
+ * DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, bucket).build())
+ *     .grants(new InMemoryGrantStore())          // one instance; rows of the database across a fleet
+ *     .maxBytesPerFile(20 * 1024 * 1024)
+ *     .build();
+ * List<UploadGrant> grants = direct.grant(userId, List.of(FileToUpload.of("slides.pdf", 48_213, "application/pdf")));
+ * // ... the client PUTs each file with grant.signedRequest(), then reports the ids it used ...
+ * BatchResult result = direct.confirm(userId, ids);   // in the caller's transaction, with a journal
+ * }</pre>
+ *
+ * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing.
+ * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. The staging objects
+ * are not deleted by the confirm (a journal may still roll it back): a lifecycle rule on the staging prefix removes
+ * them (see {@code docs/direct-uploads.md}).
+ */
+public final class DirectUploads {
+
+    /** Default {@link Builder#stagingPrefix(String)}. */
+    public static final String DEFAULT_STAGING_PREFIX = "staging/";
+    /** Default {@link Builder#maxFilesPerRequest(int)}. */
+    public static final int DEFAULT_MAX_FILES_PER_REQUEST = 20;
+    /** Default {@link Builder#maxBytesPerRequest(long)}: 1 GiB. */
+    public static final long DEFAULT_MAX_BYTES_PER_REQUEST = 1024L * 1024 * 1024;
+    /** Default {@link Builder#maxOutstandingPerCaller(int)}. */
+    public static final int DEFAULT_MAX_OUTSTANDING_PER_CALLER = 100;
+    private static final int MAX_CALLER_LENGTH = 200;
+
+    private final ConcurrentAttachmentUploader uploader;
+    private final UploadSigner signer;
+    private final GrantStore store;
+    private final String stagingPrefix;
+    private final Duration lifetime;
+    private final Announced announced;
+    private final int maxOutstandingPerCaller;
+
+    private DirectUploads(Builder builder) {
+        this.uploader = builder.uploader;
+        this.signer = builder.signer;
+        this.store = builder.store;
+        this.stagingPrefix = builder.stagingPrefix;
+        this.lifetime = builder.lifetime;
+        this.announced = new Announced(builder.maxFilesPerRequest, builder.maxBytesPerFile < 0
+                ? uploader.config().maxAttachmentSize() : builder.maxBytesPerFile, builder.maxBytesPerRequest,
+                builder.contentTypes);
+        this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
+    }
+
+    /**
+     * A builder of direct uploads through an uploader and a signer of its storage.
+     *
+     * @param uploader the uploader whose storage the clients upload to, and which confirms
+     * @param signer the signer of that storage
+     * @return a new builder
+     */
+    public static Builder builder(ConcurrentAttachmentUploader uploader, UploadSigner signer) {
+        return new Builder(uploader, signer);
+    }
+
+    /**
+     * Grants one request of files: every file is checked first (its name by the uploader's own checks, its size, its
+     * content type and checksum algorithm, and the request's count and bytes), then a grant per file is kept, then a
+     * request per file is signed. Nothing is kept or signed when anything is refused.
+     *
+     * @param caller the caller key the grants are bound to (a user, a tenant), at most 200 characters
+     * @param files the files the client announced, in order
+     * @return a grant per file, in order, each with its signed request
+     * @throws GrantRefusedException when a bound would be exceeded; the message names the file and the bound
+     * @throws io.github.boundedupload.InvalidAttachmentException when a file name is invalid, naming the file
+     */
+    public List<UploadGrant> grant(String caller, List<FileToUpload> files) {
+        checkCaller(caller);
+        List<Attachment> attachments = announced.check(files);
+        uploader.check(attachments); // names, and the uploader's own bounds, as for an upload
+        Instant now = Instant.now();
+        Instant expiresAt = now.plus(lifetime);
+        List<UploadGrant> grants = new ArrayList<>();
+        for (FileToUpload file : files) {
+            String id = UUID.randomUUID().toString();
+            grants.add(new UploadGrant(id, caller, file, stagingPrefix + id, expiresAt, null, null));
+        }
+        if (!store.add(caller, grants, maxOutstandingPerCaller, now)) {
+            throw new GrantRefusedException("the caller would hold more than the " + maxOutstandingPerCaller
+                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
+        }
+        List<UploadGrant> signed = new ArrayList<>();
+        for (UploadGrant grant : grants) {
+            FileToUpload file = grant.file();
+            SignRequest.Builder request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
+                    .lifetime(lifetime);
+            if (file.checksum() != null) {
+                request.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
+            }
+            signed.add(grant.withRequest(signer.signPut(request.build())));
+        }
+        return signed;
+    }
+
+    /**
+     * Confirms the grants whose files the client says it sent, as one batch of the uploader: each object is checked
+     * against its grant (it exists, its size, its checksum where one was announced) and copied under the key the
+     * uploader's key strategy gives its file name, under the uploader's bounds and failure policy, recorded by its
+     * journal (in the caller's transaction, where there is one). A grant confirmed already is reported as it was
+     * stored, and not copied again.
+     *
+     * @param caller the caller key the grants were granted to
+     * @param grantIds the ids of the grants to confirm, in the order of the result; no id twice
+     * @return a result per grant, in order
+     * @throws GrantRefusedException when an id is not one of the caller's grants (unknown, another caller's, or
+     *         forgotten), before anything is copied
+     * @throws io.github.boundedupload.BatchFailedException when the batch fails under
+     *         {@link io.github.boundedupload.FailurePolicy#ALL_OR_NOTHING}: nothing of it is kept, the grants stay
+     *         unconfirmed
+     */
+    public BatchResult confirm(String caller, List<String> grantIds) {
+        checkCaller(caller);
+        Set<String> ids = new LinkedHashSet<>(grantIds);
+        if (ids.isEmpty() || ids.size() != grantIds.size()) {
+            throw new GrantRefusedException("a confirm of " + grantIds.size() + " grant ids: one or more, none twice");
+        }
+        Map<String, UploadGrant> found = new HashMap<>();
+        store.find(caller, ids).forEach(grant -> found.put(grant.id(), grant));
+        for (String id : grantIds) {
+            if (!found.containsKey(id)) {
+                throw new GrantRefusedException("grant " + SafeText.quote(id) + " is not one of the caller's (unknown,"
+                        + " another caller's, or forgotten): nothing was confirmed");
+            }
+        }
+        List<UploadGrant> grants = grantIds.stream().map(found::get).toList();
+        List<Attachment> copies = new ArrayList<>();
+        List<Integer> copied = new ArrayList<>();
+        for (int i = 0; i < grants.size(); i++) {
+            UploadGrant grant = grants.get(i);
+            if (grant.confirmed() == null) {
+                copies.add(attachment(grant));
+                copied.add(i);
+            }
+        }
+        UploadResult[] results = new UploadResult[grants.size()];
+        for (int i = 0; i < grants.size(); i++) {
+            StoredObject confirmed = grants.get(i).confirmed();
+            if (confirmed != null) {
+                results[i] = UploadResult.stored(i, attachment(grants.get(i)), confirmed);
+            }
+        }
+        if (copies.isEmpty()) {
+            return new BatchResult(List.of(results));
+        }
+        BatchResult batch = uploader.uploadAll(copies);
+        Map<String, StoredObject> stored = new HashMap<>();
+        for (UploadResult result : batch.results()) {
+            int index = copied.get(result.index());
+            UploadGrant grant = grants.get(index);
+            if (result.storedObject().isPresent()) {
+                stored.put(grant.id(), result.storedObject().get());
+                results[index] = UploadResult.stored(index, result.attachment(), result.storedObject().get());
+            } else {
+                results[index] = UploadResult.notStored(index, result.attachment(), result.key(), result.status(),
+                        result.failure().orElseThrow());
+            }
+        }
+        if (!stored.isEmpty()) {
+            store.confirmed(caller, stored);
+        }
+        return new BatchResult(List.of(results));
+    }
+
+    /** The attachment that copies a grant's object: its file's name and type, its object as announced. */
+    private static Attachment attachment(UploadGrant grant) {
+        FileToUpload file = grant.file();
+        StoredObject.Builder announced = StoredObject.builder(grant.stagingKey(), file.size());
+        if (file.checksum() != null) {
+            announced.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
+        }
+        return Attachment.builder(file.fileName(), AttachmentContent.ofStoredObject(announced.build()))
+                .contentType(file.contentType()).build();
+    }
+
+    private static void checkCaller(String caller) {
+        if (caller == null || caller.isBlank() || caller.length() > MAX_CALLER_LENGTH) {
+            throw new IllegalArgumentException("a caller key has 1 to " + MAX_CALLER_LENGTH + " characters");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DirectUploads[" + uploader.name() + ", " + store + "]";
+    }
+
+    /** Builds {@link DirectUploads}. Not thread-safe. */
+    public static final class Builder {
+        private final ConcurrentAttachmentUploader uploader;
+        private final UploadSigner signer;
+        private GrantStore store = new InMemoryGrantStore();
+        private String stagingPrefix = DEFAULT_STAGING_PREFIX;
+        private Duration lifetime = SignRequest.DEFAULT_LIFETIME;
+        private int maxFilesPerRequest = DEFAULT_MAX_FILES_PER_REQUEST;
+        private long maxBytesPerFile = -1;
+        private long maxBytesPerRequest = DEFAULT_MAX_BYTES_PER_REQUEST;
+        private int maxOutstandingPerCaller = DEFAULT_MAX_OUTSTANDING_PER_CALLER;
+        private Set<String> contentTypes = Set.of();
+
+        private Builder(ConcurrentAttachmentUploader uploader, UploadSigner signer) {
+            this.uploader = Objects.requireNonNull(uploader, "uploader");
+            this.signer = Objects.requireNonNull(signer, "signer");
+        }
+
+        /**
+         * Where grants are kept. Default: an {@link InMemoryGrantStore} (one instance only).
+         *
+         * @param store the store
+         * @return this builder
+         */
+        public Builder grants(GrantStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The prefix of the staging keys, where clients put their files until they are confirmed; give it a lifecycle
+         * rule. Default {@value DirectUploads#DEFAULT_STAGING_PREFIX}.
+         *
+         * @param prefix a prefix ending in {@code /}
+         * @return this builder
+         */
+        public Builder stagingPrefix(String prefix) {
+            if (prefix.isEmpty() || !prefix.endsWith("/") || prefix.startsWith("/") || prefix.contains("..")) {
+                throw new IllegalArgumentException("stagingPrefix must end in '/', and not start with '/' or hold"
+                        + " '..': " + SafeText.quote(prefix));
+            }
+            this.stagingPrefix = prefix;
+            return this;
+        }
+
+        /**
+         * How long a signed request may be used. Default 10 minutes.
+         *
+         * @param lifetime more than zero
+         * @return this builder
+         */
+        public Builder lifetime(Duration lifetime) {
+            if (lifetime.isNegative() || lifetime.isZero()) {
+                throw new IllegalArgumentException("lifetime must be more than zero, was " + lifetime);
+            }
+            this.lifetime = lifetime;
+            return this;
+        }
+
+        /**
+         * The most files one request may announce. Default {@value DirectUploads#DEFAULT_MAX_FILES_PER_REQUEST}.
+         *
+         * @param max one or more
+         * @return this builder
+         */
+        public Builder maxFilesPerRequest(int max) {
+            this.maxFilesPerRequest = positive(max, "maxFilesPerRequest");
+            return this;
+        }
+
+        /**
+         * The largest file. Default: the uploader's {@code maxAttachmentSize}.
+         *
+         * @param max bytes, one or more
+         * @return this builder
+         */
+        public Builder maxBytesPerFile(long max) {
+            this.maxBytesPerFile = positive(max, "maxBytesPerFile");
+            return this;
+        }
+
+        /**
+         * The most bytes one request may announce. Default 1 GiB.
+         *
+         * @param max bytes, one or more
+         * @return this builder
+         */
+        public Builder maxBytesPerRequest(long max) {
+            this.maxBytesPerRequest = positive(max, "maxBytesPerRequest");
+            return this;
+        }
+
+        /**
+         * The most grants a caller may hold neither confirmed nor expired. Default
+         * {@value DirectUploads#DEFAULT_MAX_OUTSTANDING_PER_CALLER}.
+         *
+         * @param max one or more
+         * @return this builder
+         */
+        public Builder maxOutstandingPerCaller(int max) {
+            this.maxOutstandingPerCaller = positive(max, "maxOutstandingPerCaller");
+            return this;
+        }
+
+        /**
+         * The content types a file may have: exact ({@code application/pdf}) or a whole type ({@code image/*}).
+         * Default: any well-formed {@code type/subtype}.
+         *
+         * @param types the allowed types
+         * @return this builder
+         */
+        public Builder contentTypes(Set<String> types) {
+            Set<String> lower = new LinkedHashSet<>();
+            types.forEach(type -> lower.add(type.toLowerCase(java.util.Locale.ROOT)));
+            this.contentTypes = lower;
+            return this;
+        }
+
+        /**
+         * Builds the direct uploads.
+         *
+         * @return a new, immutable instance
+         */
+        public DirectUploads build() {
+            return new DirectUploads(this);
+        }
+
+        private static <N extends Number> N positive(N value, String name) {
+            if (value.longValue() < 1) {
+                throw new IllegalArgumentException(name + " must be >= 1, was " + value);
+            }
+            return value;
+        }
+    }
+}

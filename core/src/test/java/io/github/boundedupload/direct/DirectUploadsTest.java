@@ -1,0 +1,211 @@
+package io.github.boundedupload.direct;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.boundedupload.BatchFailedException;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.spi.SignRequest;
+import io.github.boundedupload.spi.SignedRequest;
+import io.github.boundedupload.spi.UploadSigner;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Grants, bounds and confirms on the local disk, with a signer that only records what it signed: the "client" writes
+ * each file under its staging key itself. What S3 refuses is shown on the servers (s3-adapter: {@code UploadSignerIT},
+ * {@code StoredObjectCopyIT}).
+ */
+class DirectUploadsTest {
+
+    @TempDir
+    Path root;
+    LocalFileUploader storage;
+    ConcurrentAttachmentUploader uploader;
+    final List<SignRequest> signed = new CopyOnWriteArrayList<>();
+    final UploadSigner signer = new UploadSigner() {
+        @Override
+        public SignedRequest signPut(SignRequest request) {
+            signed.add(request);
+            return new SignedRequest("PUT", URI.create("https://storage.test/" + request.key()), Map.of(), Map.of(),
+                    Instant.now().plus(request.lifetime()));
+        }
+
+        @Override
+        public SignedRequest signPost(SignRequest request) {
+            throw new UnsupportedOperationException();
+        }
+    };
+
+    @BeforeEach
+    void setUp() throws IOException {
+        storage = new LocalFileUploader(root);
+        uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder().name("direct")
+                .failurePolicy(FailurePolicy.ALL_OR_NOTHING).build());
+    }
+
+    @AfterEach
+    void tearDown() {
+        uploader.close();
+    }
+
+    private DirectUploads.Builder direct() {
+        return DirectUploads.builder(uploader, signer);
+    }
+
+    @Test
+    void whatWasGrantedAndSentIsConfirmedUnderTheUploadersKeys() throws IOException {
+        DirectUploads direct = direct().build();
+        byte[] first = bytes(1, 3_000);
+        byte[] second = bytes(2, 5_000);
+        List<UploadGrant> grants = direct.grant("alice", List.of(announced("a.png", first),
+                FileToUpload.of("b.pdf", second.length, "application/pdf")));
+
+        assertThat(grants).extracting(UploadGrant::stagingKey).allMatch(key -> key.startsWith("staging/"))
+                .noneMatch(key -> key.contains("a.png") || key.contains("b.pdf"));
+        assertThat(signed).extracting(SignRequest::size).containsExactly(3_000L, 5_000L);
+        assertThat(signed.get(0).checksum()).contains(crc32(first));
+        assertThat(grants.get(0).signedRequest()).isPresent();
+        send(grants.get(0), first);
+        send(grants.get(1), second);
+
+        BatchResult result = direct.confirm("alice", ids(grants));
+
+        assertThat(result.allStored()).isTrue();
+        List<StoredObject> stored = result.storedObjects();
+        assertThat(stored).extracting(StoredObject::key).noneMatch(key -> key.startsWith("staging/"));
+        assertThat(Files.readAllBytes(storage.resolve(stored.get(0).key()))).isEqualTo(first);
+        assertThat(Files.readAllBytes(storage.resolve(stored.get(1).key()))).isEqualTo(second);
+    }
+
+    @Test
+    void confirmingTwiceReportsTheSameObjectsAndCopiesNothingAgain() throws IOException {
+        DirectUploads direct = direct().build();
+        byte[] content = bytes(3, 1_000);
+        List<UploadGrant> grants = direct.grant("alice", List.of(announced("a.png", content)));
+        send(grants.get(0), content);
+
+        BatchResult once = direct.confirm("alice", ids(grants));
+        BatchResult twice = direct.confirm("alice", ids(grants));
+
+        assertThat(twice.storedObjects()).isEqualTo(once.storedObjects());
+        assertThat(objectsOutsideStaging()).hasSize(1);
+    }
+
+    @Test
+    void anotherCallersGrantOrAnUnknownOneIsRefusedBeforeAnythingIsCopied() throws IOException {
+        DirectUploads direct = direct().build();
+        byte[] content = bytes(4, 1_000);
+        List<UploadGrant> grants = direct.grant("alice", List.of(announced("a.png", content)));
+        send(grants.get(0), content);
+
+        assertThatThrownBy(() -> direct.confirm("bob", ids(grants))).isInstanceOf(GrantRefusedException.class)
+                .hasMessageContaining("not one of the caller's");
+        assertThatThrownBy(() -> direct.confirm("alice", List.of(grants.get(0).id(), "made-up")))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("'made-up'");
+        assertThat(objectsOutsideStaging()).isEmpty();
+        assertThat(direct.confirm("alice", ids(grants)).allStored()).isTrue();
+    }
+
+    @Test
+    void anObjectUnlikeItsGrantFailsTheConfirmAndTheGrantStaysUnconfirmed() throws IOException {
+        DirectUploads direct = direct().build();
+        byte[] content = bytes(5, 2_000);
+        List<UploadGrant> grants = direct.grant("alice", List.of(announced("a.png", content),
+                announced("b.png", content)));
+        send(grants.get(0), content);
+        send(grants.get(1), bytes(6, 2_000)); // other bytes than announced: its checksum differs
+
+        assertThatThrownBy(() -> direct.confirm("alice", ids(grants))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("b.png");
+        assertThat(objectsOutsideStaging()).isEmpty();
+
+        send(grants.get(1), content);
+        assertThat(direct.confirm("alice", ids(grants)).allStored()).isTrue();
+    }
+
+    @Test
+    void everyBoundIsRefusedNamingTheFileAndNothingIsGrantedOrSigned() {
+        DirectUploads direct = direct().maxFilesPerRequest(2).maxBytesPerFile(1_000).maxBytesPerRequest(1_500)
+                .maxOutstandingPerCaller(2).contentTypes(Set.of("image/*", "application/pdf")).build();
+        FileToUpload small = FileToUpload.of("small.png", 700, "image/png");
+
+        assertThatThrownBy(() -> direct.grant("alice", List.of(small, small, small)))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("a request has 1 to 2 files");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(small, FileToUpload.of("big.png", 1_001, "image/png"))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("file 2 'big.png' is 1001 bytes");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(small, FileToUpload.of("other.png", 900, "image/png"))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("1600 bytes");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(FileToUpload.of("page.html", 10, "text/html"))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("file 1 'page.html'", "text/html");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(FileToUpload.of("x.png", 10, "image/png\r\nX: y"))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("file 1 'x.png'");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(new FileToUpload("x.png", 10, "image/png", "MD5", "x"))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("file 1 'x.png'", "MD5");
+        assertThatThrownBy(() -> direct.grant("alice", List.of(FileToUpload.of("../etc/passwd", 10, "image/png"))))
+                .isInstanceOf(InvalidAttachmentException.class).hasMessageContaining("file 1 '../etc/passwd'");
+        assertThat(signed).isEmpty();
+
+        direct.grant("alice", List.of(small, small));
+        assertThatThrownBy(() -> direct.grant("alice", List.of(small)))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("more than the 2 grants");
+        assertThat(signed).hasSize(2);
+        assertThat(direct.grant("bob", List.of(small))).hasSize(1);
+    }
+
+    private void send(UploadGrant grant, byte[] bytes) throws IOException {
+        Path file = storage.resolve(grant.stagingKey());
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+    }
+
+    private List<Path> objectsOutsideStaging() throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).filter(f -> !root.relativize(f).startsWith("staging")).toList();
+        }
+    }
+
+    private static List<String> ids(List<UploadGrant> grants) {
+        List<String> ids = new ArrayList<>();
+        grants.forEach(grant -> ids.add(grant.id()));
+        return ids;
+    }
+
+    private static FileToUpload announced(String name, byte[] content) {
+        return new FileToUpload(name, content.length, "image/png", "CRC32", crc32(content));
+    }
+
+    private static String crc32(byte[] content) {
+        CRC32 crc = new CRC32();
+        crc.update(content);
+        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+    }
+
+    private static byte[] bytes(int seed, int size) {
+        byte[] bytes = new byte[size];
+        new java.util.Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+}

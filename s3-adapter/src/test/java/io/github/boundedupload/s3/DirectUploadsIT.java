@@ -1,0 +1,124 @@
+package io.github.boundedupload.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.boundedupload.BatchFailedException;
+import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.FailurePolicy;
+import io.github.boundedupload.KeyStrategy;
+import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.direct.DirectUploads;
+import io.github.boundedupload.direct.FileToUpload;
+import io.github.boundedupload.direct.UploadGrant;
+import io.github.boundedupload.spi.SignedRequest;
+import io.github.boundedupload.testsupport.S3TestServices;
+import io.github.boundedupload.testsupport.TestData;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/**
+ * Issue 48 end to end on a real server, the client being an HTTP client that sends what it was granted: the
+ * confirmed objects are exactly the granted ones (size, checksum), under the uploader's keys; an object that is not
+ * what was announced (another length, which LocalStack takes) is refused by the confirm, and nothing is kept.
+ */
+class DirectUploadsIT {
+
+    @RegisterExtension
+    static final S3Fixture s3 = S3Fixture.bucket("direct");
+    static final S3TestServices services = S3TestServices.get();
+    static final HttpClient http = HttpClient.newHttpClient();
+    static S3Client client;
+    static S3Presigner presigner;
+    static ConcurrentAttachmentUploader uploader;
+    static DirectUploads direct;
+
+    @BeforeAll
+    static void setUp() {
+        client = services.s3ClientBuilder(services.s3Endpoint()).build();
+        presigner = S3Presigner.builder().region(services.region()).credentialsProvider(services.credentials())
+                .endpointOverride(services.s3Endpoint())
+                .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build()).build();
+        uploader = ConcurrentAttachmentUploader.create(S3FileUploader.builder(client, s3.bucket().name()).build(),
+                UploaderConfig.builder().name("direct").failurePolicy(FailurePolicy.ALL_OR_NOTHING)
+                        .keyStrategy(KeyStrategy.datedUuid("confirmed")).build());
+        direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name()).build()).build();
+    }
+
+    @AfterAll
+    static void tearDown() {
+        uploader.close();
+        presigner.close();
+        client.close();
+    }
+
+    @Test
+    void theConfirmedObjectsAreExactlyTheGrantedOnes() throws Exception {
+        List<byte[]> files = List.of(TestData.bytes(1, 30_000), TestData.bytes(2, 1), TestData.bytes(3, 250_000));
+        List<FileToUpload> announced = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            announced.add(new FileToUpload("photo-" + i + ".png", files.get(i).length, "image/png", "CRC32",
+                    crc32(files.get(i))));
+        }
+        List<UploadGrant> grants = direct.grant("alice", announced);
+        for (int i = 0; i < files.size(); i++) {
+            assertThat(send(grants.get(i).signedRequest().orElseThrow(), files.get(i))).isEqualTo(200);
+        }
+
+        BatchResult result = direct.confirm("alice", grants.stream().map(UploadGrant::id).toList());
+
+        assertThat(result.allStored()).isTrue();
+        List<StoredObject> stored = result.storedObjects();
+        for (int i = 0; i < files.size(); i++) {
+            assertThat(stored.get(i).key()).startsWith("confirmed");
+            assertThat(s3.bucket().read(stored.get(i).key())).contains(files.get(i));
+            assertThat(s3.bucket().head(stored.get(i).key()).orElseThrow().checksumCRC32())
+                    .isEqualTo(crc32(files.get(i)));
+        }
+        assertThat(s3.bucket().keys("confirmed")).hasSize(3);
+    }
+
+    @Test
+    void anObjectOfAnotherLengthThanGrantedIsNeverConfirmed() throws Exception {
+        byte[] content = TestData.bytes(4, 10_000);
+        List<UploadGrant> grants = direct.grant("bob", List.of(FileToUpload.of("a.png", content.length,
+                "image/png")));
+        String id = grants.get(0).id();
+
+        int status = send(grants.get(0).signedRequest().orElseThrow(), TestData.bytes(4, 10_001));
+
+        // versitygw refuses the PUT (the signature binds the length); LocalStack takes it: the confirm refuses it.
+        assertThat(status).isEqualTo(services.server().checksPresignedUrls() ? 403 : 200);
+        assertThatThrownBy(() -> direct.confirm("bob", List.of(id))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("a.png");
+        assertThat(s3.bucket().keys("confirmed")).noneMatch(key -> key.endsWith("a.png"));
+    }
+
+    private static int send(SignedRequest signed, byte[] body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(signed.url())
+                .method(signed.method(), HttpRequest.BodyPublishers.ofByteArray(body));
+        signed.headers().forEach(request::header);
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static String crc32(byte[] content) {
+        CRC32 crc = new CRC32();
+        crc.update(content);
+        return Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+    }
+}
