@@ -56,7 +56,8 @@ class FleetStartIT {
                 started.get(0).begin(new BatchEvent("fleet", 1, 1), List.of("fleet/" + deploy), Duration.ofMinutes(1))
                         .settled(true);
                 assertThat(tables(database)).containsExactlyInAnyOrder("bounded_upload_batch", "bounded_upload_key",
-                        "bounded_upload_task", "bounded_upload_deferred", "bounded_upload_instance");
+                        "bounded_upload_task", "bounded_upload_deferred", "bounded_upload_instance",
+                        "bounded_upload_grant", "bounded_upload_grant_caller");
             } finally {
                 started.forEach(JdbcUploadJournal::close);
             }

@@ -219,7 +219,8 @@ class JdbcUploadJournalTest {
     @Test
     void everySchemaScriptHasTheJournalsTables() throws SQLException {
         for (String database : List.of("postgresql", "mysql", "h2")) {
-            for (String version : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql")) {
+            for (String version : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql",
+                    "V3__bounded_upload_grant.sql")) {
                 String migration = "flyway/" + database + "/" + version;
                 assertThat(JdbcUploadJournal.class.getResource(migration)).as(migration).isNotNull();
             }
@@ -234,7 +235,8 @@ class JdbcUploadJournalTest {
                 names.add(tables.getString("TABLE_NAME"));
             }
             assertThat(names).containsExactlyInAnyOrder("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_KEY",
-                    "BOUNDED_UPLOAD_TASK", "BOUNDED_UPLOAD_DEFERRED", "BOUNDED_UPLOAD_INSTANCE");
+                    "BOUNDED_UPLOAD_TASK", "BOUNDED_UPLOAD_DEFERRED", "BOUNDED_UPLOAD_INSTANCE", "BOUNDED_UPLOAD_GRANT",
+                    "BOUNDED_UPLOAD_GRANT_CALLER");
         }
     }
 

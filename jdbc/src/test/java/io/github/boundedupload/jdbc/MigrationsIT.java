@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.direct.DirectUploads;
+import io.github.boundedupload.direct.FileToUpload;
+import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.local.LocalFileUploader;
 import io.github.boundedupload.spi.BatchEvent;
 import io.github.boundedupload.spi.UploadRequest;
@@ -51,8 +54,8 @@ class MigrationsIT {
         Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
                 .table(JournalMigrations.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
         MigrateResult first = flyway.migrate();
-        assertThat(first.migrationsExecuted).isEqualTo(2);
-        assertThat(first.targetSchemaVersion).isEqualTo("2");
+        assertThat(first.migrationsExecuted).isEqualTo(3);
+        assertThat(first.targetSchemaVersion).isEqualTo("3");
         assertThat(flyway.migrate().migrationsExecuted).as("applied again").isZero();
         flyway.validate();
 
@@ -90,7 +93,7 @@ class MigrationsIT {
                     + TestData.sha256(key.getBytes(StandardCharsets.UTF_8)) + "', 'version-1-batch', '" + key + "')");
         }
         assertThat(Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
-                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load().migrate().migrationsExecuted).isEqualTo(1);
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load().migrate().migrationsExecuted).isEqualTo(2);
 
         try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("version-2")
                 .createTables(false).pollingInterval(Duration.ofMillis(100)).heartbeatInterval(Duration.ofMillis(100))
@@ -114,7 +117,10 @@ class MigrationsIT {
         }
     }
 
-    /** The journal, on tables it did not create: a kept batch, a batch nobody keeps, a deferred upload. */
+    /**
+     * The journal, on tables it did not create: a kept batch, a batch nobody keeps, a deferred upload, a grant of a
+     * direct upload confirmed twice.
+     */
     static void runsOn(DataSource database, Path root) throws Exception {
         LocalFileUploader storage = new LocalFileUploader(root);
         try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("migrated")
@@ -139,6 +145,17 @@ class MigrationsIT {
             });
             assertThat(Files.readString(root.resolve(kept))).isEqualTo("kept");
             assertThat(Files.readString(root.resolve(later.keys().get(0)))).isEqualTo("later");
+
+            DirectUploads direct = DirectUploads.builder(uploader, JdbcGrantStoreTest.SIGNER)
+                    .grants(JdbcGrantStore.of(journal)).build();
+            UploadGrant grant = direct.grant("caller", List.of(new FileToUpload("granted.txt", 7, "text/plain",
+                    "CRC32", "65ElPQ=="))).get(0);
+            Path staged = storage.resolve(grant.stagingKey());
+            Files.createDirectories(staged.getParent());
+            Files.writeString(staged, "granted");
+            String confirmed = direct.confirm("caller", List.of(grant.id())).storedObjects().get(0).key();
+            assertThat(direct.confirm("caller", List.of(grant.id())).storedObjects().get(0).key()).isEqualTo(confirmed);
+            assertThat(Files.readString(root.resolve(confirmed))).isEqualTo("granted");
         }
     }
 

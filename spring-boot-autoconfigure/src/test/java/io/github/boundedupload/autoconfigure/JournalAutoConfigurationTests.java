@@ -151,7 +151,9 @@ class JournalAutoConfigurationTests {
         for (String script : List.of("flyway/postgresql/V1__bounded_upload_journal.sql",
                 "flyway/mysql/V1__bounded_upload_journal.sql", "flyway/h2/V1__bounded_upload_journal.sql",
                 "flyway/postgresql/V2__bounded_upload_liveness.sql", "flyway/mysql/V2__bounded_upload_liveness.sql",
-                "flyway/h2/V2__bounded_upload_liveness.sql", "liquibase/bounded-upload-journal.xml")) {
+                "flyway/h2/V2__bounded_upload_liveness.sql", "flyway/postgresql/V3__bounded_upload_grant.sql",
+                "flyway/mysql/V3__bounded_upload_grant.sql", "flyway/h2/V3__bounded_upload_grant.sql",
+                "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
             assertThat(org.springframework.aot.hint.predicate.RuntimeHintsPredicates.resource().forResource(resource)
@@ -210,7 +212,8 @@ class JournalAutoConfigurationTests {
         @Bean
         DataSource dataSource() throws Exception {
             DataSource dataSource = new Database().dataSource();
-            for (String migration : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql")) {
+            for (String migration : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql",
+                    "V3__bounded_upload_grant.sql")) {
                 try (var c = dataSource.getConnection(); var s = c.createStatement();
                         var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/" + migration)) {
                     s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));

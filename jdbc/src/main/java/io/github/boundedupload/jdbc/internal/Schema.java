@@ -22,7 +22,7 @@ public final class Schema {
 
     /** The Flyway migrations of every database, in order; the Liquibase changelog runs the same files. */
     public static final List<String> MIGRATIONS = List.of("V1__bounded_upload_journal.sql",
-            "V2__bounded_upload_liveness.sql");
+            "V2__bounded_upload_liveness.sql", "V3__bounded_upload_grant.sql");
     /**
      * MySQL's "duplicate column name" and "duplicate key name": version 2's column or index is there already (MySQL 8
      * has neither ADD COLUMN IF NOT EXISTS nor CREATE INDEX IF NOT EXISTS).
