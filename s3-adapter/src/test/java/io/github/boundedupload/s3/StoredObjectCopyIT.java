@@ -18,6 +18,8 @@ import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestData;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -35,13 +37,24 @@ class StoredObjectCopyIT {
 
     @RegisterExtension
     static final S3Fixture s3 = S3Fixture.bucket("copies");
+    /** One pair of clients for the class: closing a non-blocking client takes its event loop's quiet period. */
+    static Adapters adapters;
+
+    @BeforeAll
+    static void setUp() {
+        adapters = new Adapters(S3TestServices.get().s3Endpoint(), s3.bucket().name(), S3UploadOptions.defaults());
+    }
+
+    @AfterAll
+    static void tearDown() {
+        adapters.close();
+    }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aBatchOfStoredObjectsIsCopiedUnderItsKeys(Kind kind) {
-        try (Adapters adapters = adapters(); ConcurrentAttachmentUploader uploader = adapters.uploader(kind,
-                config("copied-" + kind))) {
-            List<StoredObject> staged = stage(adapters, "staging-ok-" + kind, 3);
+        try (ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config("copied-" + kind))) {
+            List<StoredObject> staged = stage("staging-ok-" + kind, 3);
 
             BatchResult result = uploader.uploadAll(attachments(staged));
 
@@ -60,9 +73,8 @@ class StoredObjectCopyIT {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void oneObjectUnlikeItsDescriptionFailsTheBatchAndNoCopyIsLeft(Kind kind) {
-        try (Adapters adapters = adapters(); ConcurrentAttachmentUploader uploader = adapters.uploader(kind,
-                config("rolled-back-" + kind))) {
-            List<StoredObject> staged = new ArrayList<>(stage(adapters, "staging-bad-" + kind, 3));
+        try (ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config("rolled-back-" + kind))) {
+            List<StoredObject> staged = new ArrayList<>(stage("staging-bad-" + kind, 3));
             StoredObject lying = staged.get(2);
             staged.set(2, StoredObject.builder(lying.key(), lying.size() + 1).build()); // the client said another size
 
@@ -77,17 +89,13 @@ class StoredObjectCopyIT {
         }
     }
 
-    private static Adapters adapters() {
-        return new Adapters(S3TestServices.get().s3Endpoint(), s3.bucket().name(), S3UploadOptions.defaults());
-    }
-
     private static UploaderConfig config(String prefix) {
         return UploaderConfig.builder().name("copies").failurePolicy(FailurePolicy.ALL_OR_NOTHING)
                 .keyStrategy(KeyStrategy.datedUuid(prefix)).build();
     }
 
     /** Objects put by "the client", each described as it said it would be: key, size, CRC32 checksum. */
-    private static List<StoredObject> stage(Adapters adapters, String prefix, int count) {
+    private static List<StoredObject> stage(String prefix, int count) {
         List<StoredObject> staged = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String key = prefix + "/" + i;
