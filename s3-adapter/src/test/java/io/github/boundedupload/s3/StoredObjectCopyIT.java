@@ -42,7 +42,8 @@ class StoredObjectCopyIT {
 
     @BeforeAll
     static void setUp() {
-        adapters = new Adapters(S3TestServices.get().s3Endpoint(), s3.bucket().name(), S3UploadOptions.defaults());
+        // Parts of 5 MiB above 5 MiB: a copy of more than that is a multipart upload of copied parts.
+        adapters = new Adapters(S3TestServices.get().s3Endpoint(), s3.bucket().name(), Adapters.smallParts());
     }
 
     @AfterAll
@@ -86,6 +87,24 @@ class StoredObjectCopyIT {
                     });
             assertThat(s3.bucket().keys("rolled-back-" + kind)).isEmpty();
             assertThat(s3.bucket().keys("staging-bad-" + kind)).hasSize(3);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anObjectAboveTheMultipartThresholdIsCopiedInParts(Kind kind) {
+        try (ConcurrentAttachmentUploader uploader = adapters.uploader(kind, config("parts-" + kind))) {
+            String key = "staging-large-" + kind;
+            byte[] bytes = TestData.bytes(9, (int) Adapters.LARGE);
+            adapters.client.putObject(b -> b.bucket(s3.bucket().name()).key(key), RequestBody.fromBytes(bytes));
+
+            BatchResult result = uploader.uploadAll(List.of(Attachment.of("large.bin", AttachmentContent
+                    .ofStoredObject(StoredObject.builder(key, bytes.length).build()))));
+
+            StoredObject copy = result.storedObjects().get(0);
+            assertThat(copy.size()).isEqualTo(bytes.length);
+            assertThat(s3.bucket().read(copy.key())).contains(bytes);
+            assertThat(s3.bucket().incompleteUploads()).isEmpty();
         }
     }
 

@@ -29,6 +29,8 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
@@ -92,6 +94,12 @@ public final class AsyncOps implements S3Ops {
     public CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, Payload payload,
             Cancellables tasks) {
         return limiter.run(() -> client.uploadPart(request, payload.async(reads, tasks)));
+    }
+
+    @Override
+    public CompletableFuture<UploadPartCopyResponse> uploadPartCopy(UploadPartCopyRequest request,
+            Cancellables tasks) {
+        return limiter.run(() -> client.uploadPartCopy(request));
     }
 
     @Override

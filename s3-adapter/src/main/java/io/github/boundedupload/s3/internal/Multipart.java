@@ -17,11 +17,14 @@ import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CopyPartResult;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 /**
- * A multipart upload: CreateMultipartUpload, the parts (up to {@code partsInFlight} at once, see {@link PartPump}),
+ * A multipart upload: CreateMultipartUpload, the parts (up to {@code partsInFlight} at once, see {@link PartPump}; sent,
+ * or copied from an object of the bucket with UploadPartCopy),
  * CompleteMultipartUpload, and the clean-up of each way it can fail: an upload whose creation was not confirmed is
  * looked for and aborted, a failed or cancelled one is aborted before its future completes, and one whose completion
  * lost its answer is settled by its upload id (aborting it either succeeds, or finds it completed).
@@ -38,10 +41,21 @@ final class Multipart {
     /** Aborts of one upload whose parts were cut off, at most (see {@link #afterFailedMultipart}). */
     private static final int MAX_ABORTS = 3;
 
+    /** The object of the bucket whose ranges the parts copy, and the ETag it must still have. */
+    record CopySource(String key, String eTag, @Nullable String versionId) {
+    }
+
     private final ObjectUpload upload;
+    private final @Nullable CopySource copySource;
 
     Multipart(ObjectUpload upload) {
+        this(upload, null);
+    }
+
+    /** A multipart upload whose parts without a body are copied from {@code copySource}. */
+    Multipart(ObjectUpload upload, @Nullable CopySource copySource) {
         this.upload = upload;
+        this.copySource = copySource;
     }
 
     CompletableFuture<StoredObject> upload(Parts.PartSource source) {
@@ -255,10 +269,8 @@ final class Multipart {
         }
 
         private void upload(Parts.Part part) {
-            upload.track(upload.ops.uploadPart(UploadPartRequest.builder()
-                    .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId).partNumber(part.number())
-                    .contentLength(part.payload().length()).checksumAlgorithm(upload.algorithm)
-                    .overrideConfiguration(upload.callTimeout()).build(), part.payload(), upload.tasks))
+            Payload payload = part.payload();
+            upload.track(payload != null ? send(part, payload) : copy(part))
                     .whenComplete((response, error) -> {
                         long progress;
                         synchronized (this) {
@@ -273,10 +285,8 @@ final class Multipart {
                                             ? new CancellationException("the upload was cancelled") : error;
                                 }
                             } else {
-                                parts.add(Digest.part(part.number(), response.eTag(), upload.algorithm, Digest.pick(
-                                        upload.algorithm, response::checksumCRC32, response::checksumCRC32C,
-                                        response::checksumSHA1, response::checksumSHA256)));
-                                sent += part.payload().length();
+                                parts.add(response);
+                                sent += part.length();
                             }
                             progress = sent;
                         }
@@ -285,6 +295,33 @@ final class Multipart {
                         }
                         drain();
                     });
+        }
+
+        private CompletableFuture<CompletedPart> send(Parts.Part part, Payload payload) {
+            return upload.ops.uploadPart(UploadPartRequest.builder()
+                    .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId).partNumber(part.number())
+                    .contentLength(part.length()).checksumAlgorithm(upload.algorithm)
+                    .overrideConfiguration(upload.callTimeout()).build(), payload, upload.tasks)
+                    .thenApply(response -> Digest.part(part.number(), response.eTag(), upload.algorithm, Digest.pick(
+                            upload.algorithm, response::checksumCRC32, response::checksumCRC32C,
+                            response::checksumSHA1, response::checksumSHA256)));
+        }
+
+        private CompletableFuture<CompletedPart> copy(Parts.Part part) {
+            CopySource from = Objects.requireNonNull(copySource, "a part without a body is copied");
+            UploadPartCopyRequest.Builder request = UploadPartCopyRequest.builder()
+                    .sourceBucket(upload.settings.bucket()).sourceKey(from.key()).copySourceIfMatch(from.eTag())
+                    .copySourceRange("bytes=" + part.offset() + "-" + (part.offset() + part.length() - 1))
+                    .destinationBucket(upload.settings.bucket()).destinationKey(upload.key).uploadId(uploadId)
+                    .partNumber(part.number()).overrideConfiguration(upload.callTimeout());
+            if (from.versionId() != null) {
+                request.sourceVersionId(from.versionId());
+            }
+            return upload.ops.uploadPartCopy(request.build(), upload.tasks).thenApply(response -> {
+                CopyPartResult result = response.copyPartResult();
+                return Digest.part(part.number(), result.eTag(), upload.algorithm, Digest.pick(upload.algorithm,
+                        result::checksumCRC32, result::checksumCRC32C, result::checksumSHA1, result::checksumSHA256));
+            });
         }
     }
 }

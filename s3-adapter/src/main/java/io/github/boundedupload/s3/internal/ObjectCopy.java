@@ -18,7 +18,9 @@ import software.amazon.awssdk.services.s3.model.MetadataDirective;
  * Content that is an object of the bucket already ({@code AttachmentContent.ofStoredObject}): HeadObject checks it
  * against its description (size, and the ETag and checksum where given), then one CopyObject, conditional on the ETag
  * just seen (an object replaced in between is not copied), writes it under the upload's key with the upload's fields
- * (content type, disposition, metadata, storage class, encryption, checksum): its bytes never leave S3. When the
+ * (content type, disposition, metadata, storage class, encryption, checksum): its bytes never leave S3. Above the
+ * multipart threshold (and always above the 5 GiB one CopyObject copies) it is a multipart upload whose parts are
+ * copied ({@link Multipart} with a {@link Multipart.CopySource}), cleaned up as any multipart upload. When the
  * copy's answer is lost, HeadObject on the key settles it, as for a PutObject: ours when its size and checksum are
  * the source's. Changes when the steps of a server-side copy change.
  */
@@ -31,10 +33,6 @@ final class ObjectCopy {
     }
 
     CompletableFuture<StoredObject> copy(StoredObject source) {
-        if (source.size() > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
-            return CompletableFuture.failedFuture(new IOException("the object to copy has " + source.size()
-                    + " bytes, more than one CopyObject copies (" + S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE + ")"));
-        }
         HeadObjectRequest.Builder head = HeadObjectRequest.builder().bucket(upload.settings.bucket())
                 .key(source.key()).checksumMode(ChecksumMode.ENABLED).overrideConfiguration(upload.callTimeout());
         source.versionId().ifPresent(head::versionId);
@@ -44,8 +42,20 @@ final class ObjectCopy {
                         ? new IOException("no object under the key to copy from") : failure);
             }
             String mismatch = mismatch(source, found);
-            return mismatch != null ? CompletableFuture.<StoredObject>failedFuture(new IOException(mismatch))
-                    : copyChecked(source, found);
+            if (mismatch != null) {
+                return CompletableFuture.<StoredObject>failedFuture(new IOException(mismatch));
+            }
+            if (source.size() > Math.min(upload.options.multipartThreshold(), S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE)) {
+                // In parts, as an upload of that size would go: UploadPartCopy of each range, conditional on the ETag.
+                try {
+                    return new Multipart(upload, new Multipart.CopySource(source.key(), found.eTag(),
+                            source.versionId().orElse(null))).upload(new Parts.SliceParts(source.size(),
+                                    upload.partSize(source.size()), (offset, size) -> null));
+                } catch (IOException e) {
+                    return CompletableFuture.<StoredObject>failedFuture(e);
+                }
+            }
+            return copyChecked(source, found);
         }).thenCompose(Function.identity());
     }
 

@@ -3,6 +3,7 @@ package io.github.boundedupload.s3.internal;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.UploadRequest;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -220,6 +221,15 @@ final class ObjectUpload {
             LOG.debug("s3://{}/{}: the answer was lost, but the object is stored", settings.bucket(), key);
             return keep(stored(size, head.eTag(), head.versionId(), stored));
         }).thenCompose(Function.identity());
+    }
+
+    /** The configured part size, raised where the content would need more than {@link #MAX_PARTS} parts. */
+    long partSize(long size) throws IOException {
+        long partSize = Math.max(options.partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
+        if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
+            throw new IOException("the content is " + size + " bytes, more than S3 stores in one object");
+        }
+        return partSize;
     }
 
     HeadObjectRequest headRequest() {

@@ -17,8 +17,11 @@ final class Parts {
     private Parts() {
     }
 
-    /** One part: its number (from 1) and its body. */
-    record Part(int number, Payload payload) {
+    /**
+     * One part: its number (from 1), where it starts in the content and its length, and its body; no body for a part
+     * copied from an object of the bucket ({@link Multipart.CopySource}), whose range it names.
+     */
+    record Part(int number, long offset, long length, @Nullable Payload payload) {
     }
 
     /** Where parts come from; called by one pump, one call at a time. */
@@ -37,13 +40,13 @@ final class Parts {
     }
 
     /**
-     * Slices of content that is whole already: a file, read from disk by position when sent, or bytes in memory.
-     * Nothing buffered.
+     * Slices of content that is whole already: a file, read from disk by position when sent, or bytes in memory; or
+     * ranges of an object of the bucket, copied there (a slicer that gives no body). Nothing buffered.
      */
     static final class SliceParts implements PartSource {
-        /** The payload of {@code size} bytes from {@code offset}. */
+        /** The payload of {@code size} bytes from {@code offset}; null for a range that is copied. */
         interface Slicer {
-            Payload slice(long offset, long size);
+            @Nullable Payload slice(long offset, long size);
         }
 
         private final long length;
@@ -64,7 +67,7 @@ final class Parts {
                 return CompletableFuture.completedFuture(null);
             }
             long size = Math.min(partSize, length - offset);
-            Part part = new Part(++number, slicer.slice(offset, size));
+            Part part = new Part(++number, offset, size, slicer.slice(offset, size));
             offset += size;
             return CompletableFuture.completedFuture(part);
         }
@@ -133,8 +136,10 @@ final class Parts {
         }
 
         private Part part(byte[] bytes) {
+            Part part = new Part(++number, offset, bytes.length, Payload.bytes(bytes, bytes.length,
+                    Sent.untracked(bytes.length)));
             offset += bytes.length;
-            return new Part(++number, Payload.bytes(bytes, bytes.length, Sent.untracked(bytes.length)));
+            return part;
         }
 
         @Override

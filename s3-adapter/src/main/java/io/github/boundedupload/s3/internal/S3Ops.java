@@ -20,6 +20,8 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
@@ -44,6 +46,9 @@ interface S3Ops {
     CompletableFuture<CreateMultipartUploadResponse> create(CreateMultipartUploadRequest request);
 
     CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, Payload payload, Cancellables tasks);
+
+    /** A part copied from an object of the bucket (a range of it), in parallel as {@link #uploadPart} is. */
+    CompletableFuture<UploadPartCopyResponse> uploadPartCopy(UploadPartCopyRequest request, Cancellables tasks);
 
     CompletableFuture<CompleteMultipartUploadResponse> complete(CompleteMultipartUploadRequest request);
 

@@ -31,6 +31,8 @@ import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
@@ -101,6 +103,13 @@ public final class SyncOps implements S3Ops {
             Cancellables tasks) {
         Supplier<CompletableFuture<UploadPartResponse>> part = () -> call(() -> client.uploadPart(request,
                 payload.sync()));
+        return partThreads == null ? part.get() : new OwnThread<>(part, tasks).start(partThreads);
+    }
+
+    @Override
+    public CompletableFuture<UploadPartCopyResponse> uploadPartCopy(UploadPartCopyRequest request,
+            Cancellables tasks) {
+        Supplier<CompletableFuture<UploadPartCopyResponse>> part = () -> call(() -> client.uploadPartCopy(request));
         return partThreads == null ? part.get() : new OwnThread<>(part, tasks).start(partThreads);
     }
 

@@ -2,7 +2,6 @@ package io.github.boundedupload.s3.internal;
 
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.S3UploadException;
-import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.UploadRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,7 +85,7 @@ public final class Transfer {
                         : put.thenCompose(stored -> unchanged(file.get(), size, stored));
             }
             // Parts are read at different times (and at once): a file that changed between them is caught only here.
-            return new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
+            return new Multipart(upload).upload(new Parts.SliceParts(size, upload.partSize(size), (offset, n) ->
                     Payload.fileSlice(file.get(), offset, Sent.untracked(n), offset + n == size)))
                     .thenCompose(stored -> unchanged(file.get(), size, stored));
         }
@@ -97,7 +96,7 @@ public final class Transfer {
             int size = content.remaining();
             return size <= upload.options.multipartThreshold()
                     ? new SinglePut(upload).put(Payload.bytes(content, tracked(size)))
-                    : new Multipart(upload).upload(new Parts.SliceParts(size, partSize(size), (offset, n) ->
+                    : new Multipart(upload).upload(new Parts.SliceParts(size, upload.partSize(size), (offset, n) ->
                             Payload.bytes(content.slice(content.position() + (int) offset, (int) n),
                                     Sent.untracked(n))));
         }
@@ -126,7 +125,7 @@ public final class Transfer {
         }
         if (length.isPresent()) {
             long size = length.getAsLong();
-            long partSize = partSize(size);
+            long partSize = upload.partSize(size);
             return upload.track(upload.ops.read(upload.request::openStream))
                     .thenCompose(in -> new Multipart(upload)
                             .upload(new Parts.StreamParts(upload, in, size, partSize, null)));
@@ -191,15 +190,6 @@ public final class Transfer {
     /** Counts what goes out, for the lost-answer check, and reports progress. */
     private Sent tracked(long size) {
         return Sent.tracked(size, upload.algorithm, upload.request::reportProgress);
-    }
-
-    /** The configured part size, raised where the content would need more than {@link ObjectUpload#MAX_PARTS} parts. */
-    private long partSize(long size) throws IOException {
-        long partSize = Math.max(upload.options.partSize(), (size + ObjectUpload.MAX_PARTS - 1) / ObjectUpload.MAX_PARTS);
-        if (partSize > S3UploadOptions.MAX_SINGLE_UPLOAD_SIZE) {
-            throw new IOException("the content is " + size + " bytes, more than S3 stores in one object");
-        }
-        return partSize;
     }
 
     /**
