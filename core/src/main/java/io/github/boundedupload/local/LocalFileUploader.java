@@ -3,9 +3,11 @@ package io.github.boundedupload.local;
 import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Keys;
 import io.github.boundedupload.support.SafeText;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -17,7 +19,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.jspecify.annotations.Nullable;
 
@@ -213,6 +222,45 @@ public final class LocalFileUploader implements FileUploader {
     @Override
     public void delete(String key) throws IOException {
         Files.deleteIfExists(inside(key));
+    }
+
+    /**
+     * The files whose keys start with the prefix, in key order, from the first after {@code after}; temporary files
+     * of uploads in progress are left out. Reads the directory tree under the prefix's directory.
+     */
+    @Override
+    public List<ListedObject> list(String prefix, @Nullable String after, int limit) throws IOException {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        int slash = prefix.lastIndexOf('/');
+        // The prefix's directory, checked as a key's would be ("x": any name in it).
+        Path directory = slash < 0 ? root : Objects.requireNonNull(inside(prefix.substring(0, slash + 1) + "x")
+                .getParent(), "a directory");
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        TreeMap<String, Path> keys = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).forEach(file -> {
+                String key = root.relativize(file).toString().replace(File.separatorChar, '/');
+                String name = file.getFileName().toString();
+                boolean temporary = name.startsWith(".upload-") && name.endsWith(".tmp");
+                if (key.startsWith(prefix) && !temporary && (after == null || key.compareTo(after) > 0)) {
+                    keys.put(key, file);
+                }
+            });
+        }
+        List<ListedObject> listed = new ArrayList<>();
+        for (Map.Entry<String, Path> entry : keys.entrySet()) {
+            if (listed.size() == limit) {
+                break;
+            }
+            BasicFileAttributes attributes = Files.readAttributes(entry.getValue(), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            listed.add(new ListedObject(entry.getKey(), attributes.size(), attributes.lastModifiedTime().toInstant()));
+        }
+        return listed;
     }
 
     @Override

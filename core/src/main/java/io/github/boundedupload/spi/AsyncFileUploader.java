@@ -1,7 +1,9 @@
 package io.github.boundedupload.spi;
 
 import io.github.boundedupload.StoredObject;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The storage, for clients that do not block (for example the AWS SDK's {@code S3AsyncClient}): an upload holds one
@@ -49,5 +51,19 @@ public interface AsyncFileUploader {
      */
     default CompletableFuture<Void> delete(StoredObject stored) {
         return delete(stored.key());
+    }
+
+    /**
+     * Starts listing the objects whose keys start with {@code prefix}, as {@link FileUploader#list} does. The default
+     * fails: a storage that cannot list cannot be reconciled.
+     *
+     * @param prefix the start of the keys
+     * @param after the last key of the previous page, or {@code null} for the first page
+     * @param limit the most objects to return, one or more
+     * @return completes with the objects in key order, fewer than {@code limit} only on the last page
+     */
+    default CompletableFuture<List<ListedObject>> listAsync(String prefix, @Nullable String after, int limit) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
+                + " cannot list its objects"));
     }
 }

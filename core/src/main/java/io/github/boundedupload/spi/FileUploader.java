@@ -2,6 +2,8 @@ package io.github.boundedupload.spi;
 
 import io.github.boundedupload.StoredObject;
 import java.io.IOException;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The storage, seen from a thread that may block: stores one blob under a key, and deletes a key again.
@@ -56,5 +58,22 @@ public interface FileUploader {
      */
     default void delete(StoredObject stored) throws IOException {
         delete(stored.key());
+    }
+
+    /**
+     * The objects whose keys start with {@code prefix}, in key order, from the first key after {@code after}: at most
+     * {@code limit} of them. For clean-ups that must find what nothing else records, such as the staging prefix of
+     * direct uploads ({@link io.github.boundedupload.direct.DirectUploads}). The default refuses: a storage that
+     * cannot list cannot be reconciled.
+     *
+     * @param prefix the start of the keys, for example {@code staging/}
+     * @param after the last key of the previous page, or {@code null} for the first page
+     * @param limit the most objects to return, one or more
+     * @return the objects, fewer than {@code limit} only on the last page
+     * @throws IOException when the storage cannot be read
+     * @throws UnsupportedOperationException when the storage cannot list its objects
+     */
+    default List<ListedObject> list(String prefix, @Nullable String after, int limit) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot list its objects");
     }
 }

@@ -3,14 +3,17 @@ package io.github.boundedupload.s3;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.internal.AsyncOps;
 import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Listing;
 import io.github.boundedupload.s3.internal.Removal;
 import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Causes;
 import io.github.boundedupload.support.Threads;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -210,6 +213,19 @@ public final class S3AsyncFileUploader implements AsyncFileUploader, AutoCloseab
     @Override
     public CompletableFuture<Void> delete(StoredObject stored) {
         return deleted(stored.key(), removal.object(stored));
+    }
+
+    /**
+     * Starts listing the objects under a prefix, in key order (ListObjectsV2, page after page).
+     *
+     * @param prefix the start of the keys
+     * @param after the last key of the previous page, or {@code null}
+     * @param limit the most objects to return
+     * @return completes with the objects, or exceptionally as the client's call fails
+     */
+    @Override
+    public CompletableFuture<List<ListedObject>> listAsync(String prefix, @Nullable String after, int limit) {
+        return Listing.list(settings, ops, prefix, after, limit);
     }
 
     private CompletableFuture<Void> deleted(String key, CompletableFuture<?> deleted) {

@@ -2,19 +2,23 @@ package io.github.boundedupload.s3;
 
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.s3.internal.Failures;
+import io.github.boundedupload.s3.internal.Listing;
 import io.github.boundedupload.s3.internal.Removal;
 import io.github.boundedupload.s3.internal.Settings;
 import io.github.boundedupload.s3.internal.SyncOps;
 import io.github.boundedupload.s3.internal.Transfer;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Causes;
 import io.github.boundedupload.support.Threads;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -129,6 +133,25 @@ public final class S3FileUploader implements FileUploader {
     @Override
     public void delete(StoredObject stored) {
         join(stored.key(), removal.object(stored));
+    }
+
+    /**
+     * The objects under a prefix, in key order (ListObjectsV2, page after page).
+     *
+     * @param prefix the start of the keys
+     * @param after the last key of the previous page, or {@code null}
+     * @param limit the most objects to return
+     * @return the objects
+     * @throws S3UploadException when S3 refuses or cannot be reached
+     */
+    @Override
+    public List<ListedObject> list(String prefix, @Nullable String after, int limit) {
+        try {
+            return Listing.list(settings, ops, prefix, after, limit).join();
+        } catch (CompletionException e) {
+            Throwable cause = Causes.unwrap(e);
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : e;
+        }
     }
 
     private void join(String key, CompletableFuture<?> deleted) {

@@ -8,16 +8,19 @@ import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.AsyncFileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,6 +55,11 @@ public abstract class AsyncFileUploaderContract extends FileUploaderContract {
             @Override
             public void delete(String key) throws IOException {
                 join(async.delete(key));
+            }
+
+            @Override
+            public List<ListedObject> list(String prefix, @Nullable String after, int limit) throws IOException {
+                return join(async.listAsync(prefix, after, limit));
             }
         };
     }

@@ -10,6 +10,7 @@ import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.UploadRequest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -331,6 +334,26 @@ public abstract class FileUploaderContract {
         assertThat(copied.size()).isEqualTo(bytes.length);
         assertThat(stored(key)).isEqualTo(bytes);
         assertThat(stored(source.key())).isEqualTo(bytes);
+    }
+
+    @Test
+    void listsTheObjectsUnderAPrefixInKeyOrderPageByPage() throws Exception {
+        String prefix = "contract/listed-" + UUID.randomUUID() + "/";
+        Instant before = Instant.now().minusSeconds(60);
+        for (String name : new String[] {"b.bin", "a.bin", "c/d.bin"}) {
+            upload(prefix + name, Attachment.of(name, TestData.bytes(18, 100 + name.length())));
+        }
+        upload(prefix.substring(0, prefix.length() - 1) + "-elsewhere.bin", Attachment.of("x.bin", new byte[] {1}));
+
+        List<ListedObject> all = uploader().list(prefix, null, 10);
+
+        assertThat(all).extracting(ListedObject::key).containsExactly(prefix + "a.bin", prefix + "b.bin",
+                prefix + "c/d.bin");
+        assertThat(all).extracting(ListedObject::size).containsExactly(105L, 105L, 107L);
+        assertThat(all).allSatisfy(o -> assertThat(o.lastModified()).isAfter(before));
+        assertThat(uploader().list(prefix, prefix + "a.bin", 1)).extracting(ListedObject::key)
+                .containsExactly(prefix + "b.bin");
+        assertThat(uploader().list(prefix + "nothing/", null, 10)).isEmpty();
     }
 
     /** A stored object unlike its description is refused before anything is written, with the reason. */

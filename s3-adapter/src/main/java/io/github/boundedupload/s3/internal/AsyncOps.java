@@ -27,6 +27,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
@@ -130,6 +132,11 @@ public final class AsyncOps implements S3Ops {
     @Override
     public CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request) {
         return limiter.run(() -> client.listMultipartUploads(request));
+    }
+
+    @Override
+    public CompletableFuture<ListObjectsV2Response> list(ListObjectsV2Request request) {
+        return limiter.run(() -> client.listObjectsV2(request));
     }
 
     /** The JDK's shared delay scheduler; no thread of ours waits. */

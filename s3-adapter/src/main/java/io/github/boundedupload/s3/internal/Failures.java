@@ -74,6 +74,13 @@ public final class Failures {
         return exception(message, settings, key, fileName, cause, mayBeStored);
     }
 
+    /** The exception for a failed listing. */
+    public static S3UploadException list(Settings settings, String prefix, Throwable failure) {
+        Throwable cause = Causes.unwrap(failure);
+        return exception("could not list s3://" + settings.bucket() + "/" + unquoted(prefix) + "*: " + describe(cause),
+                settings, prefix, null, cause, false);
+    }
+
     /** The exception for a failed delete. */
     public static S3UploadException delete(Settings settings, String key, Throwable failure) {
         Throwable cause = Causes.unwrap(failure);

@@ -18,6 +18,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
@@ -61,6 +63,8 @@ interface S3Ops {
     CompletableFuture<DeleteObjectResponse> delete(DeleteObjectRequest request);
 
     CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request);
+
+    CompletableFuture<ListObjectsV2Response> list(ListObjectsV2Request request);
 
     /**
      * Completes after {@code delay}: time for a request the network held to reach S3 before the upload's fate is

@@ -29,6 +29,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
@@ -141,6 +143,11 @@ public final class SyncOps implements S3Ops {
     @Override
     public CompletableFuture<ListMultipartUploadsResponse> listUploads(ListMultipartUploadsRequest request) {
         return call(() -> client.listMultipartUploads(request));
+    }
+
+    @Override
+    public CompletableFuture<ListObjectsV2Response> list(ListObjectsV2Request request) {
+        return call(() -> client.listObjectsV2(request));
     }
 
     /** Waits on this thread; an interrupt ends the wait early (and stays set). */
