@@ -40,8 +40,9 @@ import java.util.UUID;
  *
  * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing.
  * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. The staging objects
- * are not deleted by the confirm (a journal may still roll it back): a lifecycle rule on the staging prefix removes
- * them (see {@code docs/direct-uploads.md}).
+ * are not deleted by the confirm (a journal may still roll it back): a store that reconciles the staging prefix
+ * removes them once no grant can cover them ({@code JdbcGrantStore}), and a lifecycle rule on the prefix is the
+ * backstop (see {@code docs/direct-uploads.md}).
  */
 public final class DirectUploads {
 
@@ -73,6 +74,7 @@ public final class DirectUploads {
                 ? uploader.config().maxAttachmentSize() : builder.maxBytesPerFile, builder.maxBytesPerRequest,
                 builder.contentTypes);
         this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
+        store.serve(stagingPrefix, lifetime);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.boundedupload.direct;
 
 import io.github.boundedupload.StoredObject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -42,4 +43,15 @@ public interface GrantStore {
      * @param stored by grant id, what its confirm stored
      */
     void confirmed(String caller, Map<String, StoredObject> stored);
+
+    /**
+     * Told by {@link DirectUploads.Builder#build()} which staging prefix its grants' objects go under and how long its
+     * signed requests live: a store that reconciles the prefix (removes what no grant covers any more) learns here what
+     * to reconcile. The default does nothing.
+     *
+     * @param stagingPrefix the prefix of the staging keys
+     * @param lifetime how long a signed request may be used
+     */
+    default void serve(String stagingPrefix, Duration lifetime) {
+    }
 }

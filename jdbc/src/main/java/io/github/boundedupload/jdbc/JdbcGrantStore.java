@@ -7,11 +7,14 @@ import io.github.boundedupload.direct.GrantStore;
 import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.jdbc.internal.Schema;
 import io.github.boundedupload.jdbc.internal.TaskHost;
+import io.github.boundedupload.spi.ListedObject;
+import io.github.boundedupload.support.SafeText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,7 +22,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The grants of direct uploads as rows of the journal's database ({@code bounded_upload_grant}, version 3 of its
@@ -28,7 +36,17 @@ import org.jspecify.annotations.Nullable;
  * Everything is written in the caller's transaction where there is one ({@link CallerTransaction}), as the journal's
  * own records are: a confirm rolled back leaves its grants unconfirmed, and the journal removes its copies. A confirm
  * in a transaction locks its grants' rows until the transaction ends, so that two confirms of one grant at once copy it
- * once. Thread-safe. Changes when what a grant records changes.
+ * once.
+ *
+ * <p><b>Nothing orphaned.</b> Each staging prefix a {@code DirectUploads} serves is reconciled in every run of the
+ * journal's recovery (every polling interval, on one instance of the fleet at a time), in slices of 1,000 keys: every
+ * object under it written longer ago than the longest lifetime of its signed requests plus {@code longestRequest} (the
+ * longest a request started before its signature expired may still be running) is deleted from the journal's storage,
+ * confirmed or not: by then every grant that could cover it has expired, and a confirm must come before. A PUT that
+ * lands after its grant expired goes at the next pass. Rows are forgotten a day after their grant expired (a second
+ * confirm finds them until then). What it removed is counted ({@link #removedObjects()},
+ * {@code bounded.upload.direct.staging.removed} with {@link JournalMeters#withGrants}). Thread-safe. Changes when what a
+ * grant records, or how the staging prefix is reconciled, changes.
  *
  * <pre>{@code
  * DirectUploads direct = DirectUploads.builder(uploader, signer).grants(JdbcGrantStore.of(journal)).build();
@@ -40,10 +58,26 @@ public final class JdbcGrantStore implements GrantStore {
             + " checksum, staging_key, expires_at, confirmed_key, confirmed_size, confirmed_etag,"
             + " confirmed_checksum_algorithm, confirmed_checksum, confirmed_version";
 
-    private final JdbcUploadJournal journal;
+    /** Default {@code longestRequest}: one hour (5 GB at about 2 MB/s). */
+    public static final Duration DEFAULT_LONGEST_REQUEST = Duration.ofHours(1);
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcGrantStore.class);
+    /** How long a grant's row is kept after it expired, so that a second confirm still finds it. */
+    private static final Duration KEPT_AFTER_EXPIRY = Duration.ofDays(1);
+    /** Keys listed per prefix and run. */
+    private static final int SLICE = 1000;
 
-    private JdbcGrantStore(JdbcUploadJournal journal) {
+    private final JdbcUploadJournal journal;
+    private final Duration longestRequest;
+    /** Each staging prefix served, with the longest lifetime of its signed requests. */
+    private final Map<String, Duration> prefixes = new ConcurrentHashMap<>();
+    /** Where the next slice of each prefix starts (absent: at its first key). */
+    private final Map<String, String> cursors = new ConcurrentHashMap<>();
+    private final AtomicBoolean reconciling = new AtomicBoolean();
+    private final AtomicLong removed = new AtomicLong();
+
+    private JdbcGrantStore(JdbcUploadJournal journal, Duration longestRequest) {
         this.journal = journal;
+        this.longestRequest = longestRequest;
     }
 
     /**
@@ -54,21 +88,91 @@ public final class JdbcGrantStore implements GrantStore {
      * @return the store
      */
     public static JdbcGrantStore of(JdbcUploadJournal journal) {
-        return new JdbcGrantStore(Objects.requireNonNull(journal, "journal"));
+        return of(journal, DEFAULT_LONGEST_REQUEST);
+    }
+
+    /**
+     * The grants on the journal's database, whose staging objects are reconciled as if a request could run for
+     * {@code longestRequest} after its signature expired.
+     *
+     * @param journal the journal, whose database, caller transaction and storage the grants use
+     * @param longestRequest the longest a request started before its signature expired may still be running
+     * @return the store
+     */
+    public static JdbcGrantStore of(JdbcUploadJournal journal, Duration longestRequest) {
+        if (longestRequest.isNegative()) {
+            throw new IllegalArgumentException("longestRequest must be >= 0, was " + longestRequest);
+        }
+        return new JdbcGrantStore(Objects.requireNonNull(journal, "journal"), longestRequest);
+    }
+
+    /** Reconciles {@code stagingPrefix} from now on, in every run of the journal's recovery. */
+    @Override
+    public void serve(String stagingPrefix, Duration lifetime) {
+        prefixes.merge(stagingPrefix, lifetime, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        if (reconciling.compareAndSet(false, true)) {
+            journal.addToRecovery(this::reconcile);
+        }
+    }
+
+    /**
+     * The staging objects the reconciliation removed since this store was made.
+     *
+     * @return how many
+     */
+    public long removedObjects() {
+        return removed.get();
+    }
+
+    /** One run: rows long expired are forgotten, and one slice of each prefix is reconciled. Logs what fails. */
+    private void reconcile() {
+        Instant now = Instant.now();
+        try {
+            journal.host().runInOwnTransaction("forget expired grants", c -> {
+                try (PreparedStatement forget = c.prepareStatement(
+                        "DELETE FROM bounded_upload_grant WHERE expires_at < ?")) {
+                    forget.setLong(1, now.minus(KEPT_AFTER_EXPIRY).toEpochMilli());
+                    forget.executeUpdate();
+                }
+                try (PreparedStatement callers = c.prepareStatement("DELETE FROM bounded_upload_grant_caller WHERE"
+                        + " NOT EXISTS (SELECT 1 FROM bounded_upload_grant g"
+                        + " WHERE g.caller = bounded_upload_grant_caller.caller)")) {
+                    callers.executeUpdate();
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("grant store: could not forget expired grants; the next run tries again: {}",
+                    SafeText.describe(e));
+        }
+        prefixes.forEach((prefix, lifetime) -> {
+            try {
+                reconcile(prefix, now.minus(lifetime).minus(longestRequest));
+            } catch (Exception e) {
+                LOG.warn("grant store: could not reconcile the staging prefix {}; the next run tries again: {}",
+                        SafeText.quote(prefix), SafeText.describe(e));
+            }
+        });
+    }
+
+    private void reconcile(String prefix, Instant writtenBefore) throws Exception {
+        List<ListedObject> page = journal.storage().list(prefix, cursors.get(prefix), SLICE);
+        for (ListedObject object : page) {
+            if (object.lastModified().isBefore(writtenBefore)) {
+                journal.storage().key(object.key());
+                removed.incrementAndGet();
+            }
+        }
+        if (page.size() < SLICE) {
+            cursors.remove(prefix);
+        } else {
+            cursors.put(prefix, page.get(page.size() - 1).key());
+        }
     }
 
     @Override
     public boolean add(String caller, List<UploadGrant> grants, int maxOutstanding, Instant now) {
         return inTransaction("add grants", c -> {
-            try (PreparedStatement upsert = c.prepareStatement(upsertCaller(journal.host().database()))) {
-                upsert.setString(1, caller);
-                upsert.executeUpdate();
-            }
-            try (PreparedStatement lock = c.prepareStatement(
-                    "SELECT caller FROM bounded_upload_grant_caller WHERE caller = ? FOR UPDATE")) {
-                lock.setString(1, caller);
-                lock.executeQuery().close();
-            }
+            lockCaller(c, caller);
             try (PreparedStatement count = c.prepareStatement("SELECT COUNT(*) FROM bounded_upload_grant"
                     + " WHERE caller = ? AND confirmed_key IS NULL AND expires_at > ?")) {
                 count.setString(1, caller);
@@ -149,6 +253,29 @@ public final class JdbcGrantStore implements GrantStore {
             }
             return Boolean.TRUE;
         });
+    }
+
+    /**
+     * Takes the caller's row, made if missing; made again if the reconciliation forgot it in between (a caller without
+     * grants), so that the lock is held on a row that stays.
+     */
+    private void lockCaller(Connection c, String caller) throws SQLException {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try (PreparedStatement upsert = c.prepareStatement(upsertCaller(journal.host().database()))) {
+                upsert.setString(1, caller);
+                upsert.executeUpdate();
+            }
+            try (PreparedStatement lock = c.prepareStatement(
+                    "SELECT caller FROM bounded_upload_grant_caller WHERE caller = ? FOR UPDATE")) {
+                lock.setString(1, caller);
+                try (ResultSet row = lock.executeQuery()) {
+                    if (row.next()) {
+                        return;
+                    }
+                }
+            }
+        }
+        throw new SQLException("the caller's row of bounded_upload_grant_caller was deleted twice while it was taken");
     }
 
     private static UploadGrant grant(ResultSet rows) throws SQLException {

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -87,6 +88,9 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private final CallerTransaction transactions;
     private final String owner;
     private final int failingAfter;
+    private final Compensations.Remover remover;
+    /** What other parts of the module add to every run of the recovery (a grant store's reconciliation). */
+    private final List<Runnable> reconciliations = new CopyOnWriteArrayList<>();
 
     private JdbcUploadJournal(Builder b) {
         this.transactions = b.transactions;
@@ -100,10 +104,12 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         this.deferredRuns = new DeferredRuns(host, compensations, b.firstRetryPause, b.maxRetryPause);
         this.records = new BatchRecords(host, compensations, liveness, transactions, owner, b.keepMargin,
                 b.heartbeatInterval);
+        this.remover = b.remover;
         host.start(compensations, deferredRuns, () -> {
             deferredRuns.forgetFinished();
             liveness.declareDead();
             compensations.recover();
+            reconciliations.forEach(Runnable::run);
         });
     }
 
@@ -241,6 +247,15 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
 
     CallerTransaction callerTransaction() {
         return transactions;
+    }
+
+    Compensations.Remover storage() {
+        return remover;
+    }
+
+    /** Runs {@code step} in every run of the recovery, on one instance of the fleet at a time. */
+    void addToRecovery(Runnable step) {
+        reconciliations.add(step);
     }
 
     /**

@@ -35,6 +35,7 @@ public final class JournalMeters implements MeterBinder {
     private final Reused<JournalStatus> status;
     private final @Nullable DeferredUploads deferred;
     private final Reused<DeferredUploads.Stats> deferredStats;
+    private final @Nullable JdbcGrantStore grants;
 
     /**
      * Meters that read the journal's status at most every 5 seconds.
@@ -52,11 +53,13 @@ public final class JournalMeters implements MeterBinder {
      * @param refresh how long a status read is reused
      */
     public JournalMeters(JdbcUploadJournal journal, Duration refresh) {
-        this(journal, refresh, null);
+        this(journal, refresh, null, null);
     }
 
-    private JournalMeters(JdbcUploadJournal journal, Duration refresh, @Nullable DeferredUploads deferred) {
+    private JournalMeters(JdbcUploadJournal journal, Duration refresh, @Nullable DeferredUploads deferred,
+            @Nullable JdbcGrantStore grants) {
         this.journal = Objects.requireNonNull(journal, "journal");
+        this.grants = grants;
         this.refresh = refresh;
         this.status = new Reused<>(journal::status, refresh);
         this.deferred = deferred;
@@ -73,7 +76,18 @@ public final class JournalMeters implements MeterBinder {
      * @return meters that bind those too
      */
     public JournalMeters withDeferred(DeferredUploads deferred) {
-        return new JournalMeters(journal, refresh, Objects.requireNonNull(deferred, "deferred"));
+        return new JournalMeters(journal, refresh, Objects.requireNonNull(deferred, "deferred"), grants);
+    }
+
+    /**
+     * Adds the counter of the staging objects the grant store's reconciliation removed on this instance,
+     * {@code bounded.upload.direct.staging.removed}.
+     *
+     * @param store the grant store of direct uploads
+     * @return meters that bind that too
+     */
+    public JournalMeters withGrants(JdbcGrantStore store) {
+        return new JournalMeters(journal, refresh, deferred, Objects.requireNonNull(store, "store"));
     }
 
     @Override
@@ -81,6 +95,12 @@ public final class JournalMeters implements MeterBinder {
         DeferredUploads uploads = deferred;
         if (uploads != null) {
             bindDeferred(registry, uploads);
+        }
+        JdbcGrantStore store = grants;
+        if (store != null) {
+            FunctionCounter.builder("bounded.upload.direct.staging.removed", store, JdbcGrantStore::removedObjects)
+                    .description("Staging objects of direct uploads that no grant covers any more, removed by this"
+                            + " instance").tag("instance", journal.instanceName()).register(registry);
         }
         gauge(registry, "bounded.upload.journal.batches.unsettled", "Batches neither kept nor removed yet", null,
                 JournalStatus::unsettledBatches);

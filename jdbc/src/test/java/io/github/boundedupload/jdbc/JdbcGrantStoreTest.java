@@ -16,10 +16,12 @@ import io.github.boundedupload.local.LocalFileUploader;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Grants as rows (H2, the local disk): two instances share a caller's bound and each other's grants; a confirm in the
- * caller's transaction that rolls back leaves its grants unconfirmed and its copies removed. (PostgreSQL and MariaDB,
+ * caller's transaction that rolls back leaves its grants unconfirmed and its copies removed; the staging prefix is
+ * reconciled. (PostgreSQL and MariaDB,
  * and each form of the schema: {@code MigrationsIT}, {@code MariaDbIT}.)
  */
 class JdbcGrantStoreTest {
@@ -139,6 +142,39 @@ class JdbcGrantStoreTest {
         StoredObject again = direct.confirm("alice", ids).storedObjects().get(0);
         assertThat(again.key()).isNotEqualTo(copy.key());
         assertThat(storage.resolve(again.key())).hasContent("a");
+    }
+
+    @Test
+    void theStagingPrefixIsReconciledWhatNoGrantCanCoverGoesTheRestStays() throws Exception {
+        JdbcGrantStore store = JdbcGrantStore.of(one, Duration.ofSeconds(1));
+        DirectUploads direct = DirectUploads.builder(uploaderOne, SIGNER).grants(store).lifetime(Duration.ofHours(1))
+                .build();
+        UploadGrant live = direct.grant("alice", List.of(FileToUpload.of("a.txt", 1, "text/plain"))).get(0);
+        send(live, "a");
+        Path orphan = write("staging/never-granted", Instant.now().minus(Duration.ofHours(2)));
+        Path young = write("staging/just-put", Instant.now());
+        Path elsewhere = write("kept/old", Instant.now().minus(Duration.ofHours(2)));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JournalMeters(one, Duration.ZERO).withGrants(store).bindTo(registry);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(orphan));
+
+        assertThat(young).exists();
+        assertThat(elsewhere).exists();
+        assertThat(storage.resolve(live.stagingKey())).as("its grant lives").exists();
+        assertThat(registry.get("bounded.upload.direct.staging.removed").functionCounter().count()).isEqualTo(1);
+        // Written longer ago than the lifetime and the longest request (1 h 1 s): nothing can cover it any more.
+        Files.setLastModifiedTime(young, FileTime.from(Instant.now().minus(Duration.ofHours(1)).minusSeconds(5)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(young));
+        assertThat(store.removedObjects()).isEqualTo(2);
+    }
+
+    private Path write(String key, Instant written) throws Exception {
+        Path file = storage.resolve(key);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, key, StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(file, FileTime.from(written));
+        return file;
     }
 
     private void send(UploadGrant grant, String content) throws Exception {

@@ -6,6 +6,7 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.support.Backoff;
 import io.github.boundedupload.support.SafeText;
 import java.time.Duration;
@@ -49,6 +50,14 @@ public final class Compensations implements TaskHost.Task {
          * @throws Exception when the storage does not confirm
          */
         void object(StoredObject stored) throws Exception;
+
+        /**
+         * The objects under a prefix, in key order, after a key, at most {@code limit}: what a reconciliation of the
+         * prefix looks at ({@code FileUploader.list}).
+         *
+         * @throws Exception when the storage cannot be read, or cannot list
+         */
+        List<ListedObject> list(String prefix, @Nullable String after, int limit) throws Exception;
     }
 
     /** Deletes from a blocking storage. */
@@ -62,6 +71,11 @@ public final class Compensations implements TaskHost.Task {
             @Override
             public void object(StoredObject stored) throws Exception {
                 storage.delete(stored);
+            }
+
+            @Override
+            public List<ListedObject> list(String prefix, @Nullable String after, int limit) throws Exception {
+                return storage.list(prefix, after, limit);
             }
         };
     }
@@ -78,12 +92,17 @@ public final class Compensations implements TaskHost.Task {
             public void object(StoredObject stored) throws Exception {
                 await(storage.delete(stored), timeout);
             }
+
+            @Override
+            public List<ListedObject> list(String prefix, @Nullable String after, int limit) throws Exception {
+                return await(storage.listAsync(prefix, after, limit), timeout);
+            }
         };
     }
 
-    private static void await(CompletableFuture<Void> delete, Duration timeout) throws Exception {
+    private static <T> T await(CompletableFuture<T> delete, Duration timeout) throws Exception {
         try {
-            delete.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return delete.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof Exception ? (Exception) cause : e;
