@@ -168,8 +168,8 @@ class JournalAutoConfigurationTests {
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT \"version\" || ':' || \"success\" FROM \"bounded_upload_schema_history\""
                     + " WHERE \"version\" = '1'")).containsExactly("1:TRUE");
-            assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_DEFERRED")
-                    .doesNotContain("DATABASECHANGELOG");
+            assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_DEFERRED",
+                    "BOUNDED_UPLOAD_GRANT").doesNotContain("DATABASECHANGELOG");
         });
     }
 
@@ -179,7 +179,8 @@ class JournalAutoConfigurationTests {
             assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT ID FROM DATABASECHANGELOG"))
-                    .containsExactly("bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2");
+                    .containsExactly("bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2",
+                            "bounded-upload-journal-3-h2");
             assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH").doesNotContain(
                     "BOUNDED_UPLOAD_SCHEMA_HISTORY");
         });
