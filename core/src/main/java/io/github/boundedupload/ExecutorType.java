@@ -6,12 +6,13 @@ package io.github.boundedupload;
  */
 public enum ExecutorType {
     /**
-     * Virtual threads on a JVM where they do not pin their carrier in {@code synchronized} blocks (Java 24 and
-     * later, JEP 491), platform threads otherwise. Blocking HTTP clients synchronise internally, and pinned virtual
-     * threads on Java 21 to 23 can cut the number of uploads really in flight to the number of cores. On a blocking
-     * client whose reads have a socket timeout, virtual threads cost some more CPU per upload than {@link #PLATFORM}
-     * (about 5 % on the SDK's Apache client, measured in the project's benchmark): the JDK backs each read that
-     * waits with a timer task.
+     * For a blocking storage ({@link io.github.boundedupload.spi.FileUploader}), {@link #PLATFORM}: on the SDK's
+     * blocking clients, whose reads have a socket timeout, virtual threads cost 5 to 8 % more CPU per upload (measured
+     * in the project's benchmark: the JDK backs each read that waits with a timer task), and on Java 21 to 23 they pin
+     * their carrier in the clients' {@code synchronized} blocks. For a non-blocking storage
+     * ({@link io.github.boundedupload.spi.AsyncFileUploader}), whose threads only start requests, virtual threads on a
+     * JVM where they do not pin their carrier (Java 24 and later, JEP 491), platform threads otherwise. Ask for
+     * {@link #VIRTUAL} to have virtual threads in every case.
      */
     AUTO,
     /** A bounded pool of platform threads, one per permitted upload, that shrinks when idle. */

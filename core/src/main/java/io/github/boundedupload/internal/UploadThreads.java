@@ -76,10 +76,11 @@ final class UploadThreads {
                 && executor.getClass().getName().equals("java.util.concurrent.ThreadPerTaskExecutor");
     }
 
-    static ExecutorType resolve(ExecutorType type) {
+    /** What {@link ExecutorType#AUTO} means for a blocking or a non-blocking storage; other types stay as asked. */
+    static ExecutorType resolve(ExecutorType type, boolean blockingStorage) {
         if (type == ExecutorType.AUTO) {
-            return Runtime.version().feature() >= FIRST_RELEASE_WITHOUT_PINNING ? ExecutorType.VIRTUAL
-                    : ExecutorType.PLATFORM;
+            return !blockingStorage && Runtime.version().feature() >= FIRST_RELEASE_WITHOUT_PINNING
+                    ? ExecutorType.VIRTUAL : ExecutorType.PLATFORM;
         }
         return type; // VIRTUAL before Java 21 is refused by UploaderConfig.Builder.build()
     }
@@ -92,7 +93,7 @@ final class UploadThreads {
      */
     ExecutorService create(UploaderConfig config, boolean blockingStorage) {
         String prefix = "bounded-upload-" + config.name() + "-";
-        if (resolve(config.executorType()) == ExecutorType.VIRTUAL) {
+        if (resolve(config.executorType(), blockingStorage) == ExecutorType.VIRTUAL) {
             return virtual(prefix);
         }
         int threads = blockingStorage ? config.maxConcurrentUploads()

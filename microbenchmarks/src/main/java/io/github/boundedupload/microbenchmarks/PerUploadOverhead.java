@@ -54,8 +54,8 @@ public class PerUploadOverhead {
     /**
      * The executor both run on: a pool of 64 platform threads, or virtual threads (Java 21+), supplied to the
      * uploader; or the uploader's own: ({@code own}) its pool of 64 platform threads, against the bare futures on a
-     * pool of 64 of their own, or ({@code own-virtual}) its virtual threads ({@code ExecutorType.VIRTUAL}, what
-     * {@code AUTO} picks on Java 24+), against the bare futures on virtual threads.
+     * pool of 64 of their own, or ({@code own-virtual}) its virtual threads ({@code ExecutorType.VIRTUAL}; {@code AUTO}
+     * picks them on Java 24+ for a non-blocking storage only), against the bare futures on virtual threads.
      */
     @Param({"platform", "virtual", "own", "own-virtual"})
     public String executor;
