@@ -74,6 +74,13 @@ public final class DirectUploads {
                 ? uploader.config().maxAttachmentSize() : builder.maxBytesPerFile, builder.maxBytesPerRequest,
                 builder.contentTypes);
         this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
+        // What the staging prefix holds is removed once no grant covers it: the uploader's own keys must lie elsewhere.
+        String sample = uploader.check(List.of(Attachment.of("sample.bin", new byte[0]))).get(0);
+        if (sample.startsWith(stagingPrefix)) {
+            throw new IllegalArgumentException("the uploader's keys (such as " + SafeText.quote(sample) + ") lie under"
+                    + " the staging prefix " + SafeText.quote(stagingPrefix) + ", whose objects are removed once no"
+                    + " grant covers them: give the staging prefix a place of its own");
+        }
         store.serve(stagingPrefix, lifetime);
     }
 

@@ -8,6 +8,7 @@ import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.local.LocalFileUploader;
@@ -173,6 +174,16 @@ class DirectUploadsTest {
                 .isInstanceOf(GrantRefusedException.class).hasMessageContaining("more than the 2 grants");
         assertThat(signed).hasSize(2);
         assertThat(direct.grant("bob", List.of(small))).hasSize(1);
+    }
+
+    @Test
+    void aStagingPrefixOverTheUploadersOwnKeysIsRefused() {
+        try (ConcurrentAttachmentUploader under = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .name("under").keyStrategy(KeyStrategy.datedUuid("photos")).build())) {
+            assertThatThrownBy(() -> DirectUploads.builder(under, signer).stagingPrefix("photos/").build())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'photos/'");
+            assertThat(DirectUploads.builder(under, signer).build()).isNotNull();
+        }
     }
 
     private void send(UploadGrant grant, byte[] bytes) throws IOException {
