@@ -11,6 +11,9 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.autoconfigure.TestSupport.HealthView;
 import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
+import io.github.boundedupload.jdbc.JdbcGrantStore;
+import io.github.boundedupload.jdbc.JdbcUploadJournal;
+import io.github.boundedupload.jdbc.JournalMeters;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
 import io.github.boundedupload.micrometer.ObservationUploadListener;
 import io.github.boundedupload.spi.UploadRequest;
@@ -92,6 +95,9 @@ class MetricsDocumentationTests {
         runner(registry).withBean(io.github.boundedupload.spi.FileUploader.class, () -> failing)
                 .withPropertyValues("bounded-upload.max-concurrent-uploads-per-batch=1").run(context -> {
             ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+            // The grant store of direct uploads is the application's to make (no property yet): its meter, bound so.
+            JdbcUploadJournal journal = context.getBean(JdbcUploadJournal.class);
+            new JournalMeters(journal).withGrants(JdbcGrantStore.of(journal)).bindTo(registry);
             BatchResult result = uploader.uploadAll(
                     List.of(Attachment.of("a.txt", "a".getBytes(StandardCharsets.UTF_8))));
             assertThat(result.allStored()).isTrue();
