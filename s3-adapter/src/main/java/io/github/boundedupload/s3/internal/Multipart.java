@@ -270,7 +270,9 @@ final class Multipart {
 
         private void upload(Parts.Part part) {
             Payload payload = part.payload();
-            upload.track(payload != null ? send(part, payload) : copy(part))
+            // Each tracks the request's own future, not the one that maps its answer: cancelling the upload interrupts
+            // the part's thread, and the part counts as in flight until that thread is done with it.
+            (payload != null ? send(part, payload) : copy(part))
                     .whenComplete((response, error) -> {
                         long progress;
                         synchronized (this) {
@@ -298,10 +300,10 @@ final class Multipart {
         }
 
         private CompletableFuture<CompletedPart> send(Parts.Part part, Payload payload) {
-            return upload.ops.uploadPart(UploadPartRequest.builder()
+            return upload.track(upload.ops.uploadPart(UploadPartRequest.builder()
                     .bucket(upload.settings.bucket()).key(upload.key).uploadId(uploadId).partNumber(part.number())
                     .contentLength(part.length()).checksumAlgorithm(upload.algorithm)
-                    .overrideConfiguration(upload.callTimeout()).build(), payload, upload.tasks)
+                    .overrideConfiguration(upload.callTimeout()).build(), payload, upload.tasks))
                     .thenApply(response -> Digest.part(part.number(), response.eTag(), upload.algorithm, Digest.pick(
                             upload.algorithm, response::checksumCRC32, response::checksumCRC32C,
                             response::checksumSHA1, response::checksumSHA256)));
@@ -317,7 +319,7 @@ final class Multipart {
             if (from.versionId() != null) {
                 request.sourceVersionId(from.versionId());
             }
-            return upload.ops.uploadPartCopy(request.build(), upload.tasks).thenApply(response -> {
+            return upload.track(upload.ops.uploadPartCopy(request.build(), upload.tasks)).thenApply(response -> {
                 CopyPartResult result = response.copyPartResult();
                 return Digest.part(part.number(), result.eTag(), upload.algorithm, Digest.pick(upload.algorithm,
                         result::checksumCRC32, result::checksumCRC32C, result::checksumSHA1, result::checksumSHA256));
