@@ -167,18 +167,15 @@ public final class DirectUploads {
         List<UploadGrant> grants = grantIds.stream().map(found::get).toList();
         List<Attachment> copies = new ArrayList<>();
         List<Integer> copied = new ArrayList<>();
-        for (int i = 0; i < grants.size(); i++) {
-            UploadGrant grant = grants.get(i);
-            if (grant.confirmed() == null) {
-                copies.add(attachment(grant));
-                copied.add(i);
-            }
-        }
         UploadResult[] results = new UploadResult[grants.size()];
         for (int i = 0; i < grants.size(); i++) {
-            StoredObject confirmed = grants.get(i).confirmed();
+            UploadGrant grant = grants.get(i);
+            StoredObject confirmed = grant.confirmed();
             if (confirmed != null) {
-                results[i] = UploadResult.stored(i, attachment(grants.get(i)), confirmed);
+                results[i] = UploadResult.stored(i, attachment(grant), confirmed); // confirmed before: as it was
+            } else {
+                copies.add(attachment(grant));
+                copied.add(i);
             }
         }
         if (copies.isEmpty()) {

@@ -248,14 +248,14 @@ public final class LocalFileUploader implements FileUploader {
                 boolean temporary = name.startsWith(".upload-") && name.endsWith(".tmp");
                 if (key.startsWith(prefix) && !temporary && (after == null || key.compareTo(after) > 0)) {
                     keys.put(key, file);
+                    if (keys.size() > limit) {
+                        keys.pollLastEntry(); // only the page is held, however many files the tree has
+                    }
                 }
             });
         }
         List<ListedObject> listed = new ArrayList<>();
         for (Map.Entry<String, Path> entry : keys.entrySet()) {
-            if (listed.size() == limit) {
-                break;
-            }
             BasicFileAttributes attributes = Files.readAttributes(entry.getValue(), BasicFileAttributes.class,
                     LinkOption.NOFOLLOW_LINKS);
             listed.add(new ListedObject(entry.getKey(), attributes.size(), attributes.lastModifiedTime().toInstant()));

@@ -27,6 +27,9 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  */
 public final class S3Location {
 
+    /** The longest a SigV4 signature lives: a presigned URL's limit, here and in {@link S3UploadSigner}. */
+    static final Duration LONGEST_SIGNATURE = Duration.ofDays(7);
+
     private enum Kind { CLIENT, PATH, VIRTUAL_HOST, PRESIGNED }
 
     /** A key whose URL shows where every key's URL begins: plain letters, the same encoded or not. */
@@ -84,7 +87,7 @@ public final class S3Location {
     public static S3Location presignedGet(S3Presigner presigner, Duration ttl) {
         Objects.requireNonNull(presigner, "presigner");
         Objects.requireNonNull(ttl, "ttl");
-        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(7)) > 0) {
+        if (ttl.isNegative() || ttl.isZero() || ttl.compareTo(LONGEST_SIGNATURE) > 0) {
             throw new IllegalArgumentException("ttl must be positive and at most 7 days, was " + ttl);
         }
         return new S3Location(Kind.PRESIGNED, presigner, ttl);

@@ -67,9 +67,6 @@ public final class S3UploadSigner implements UploadSigner {
         return new Builder(presigner, bucket);
     }
 
-    /** The longest a SigV4 signature lives. */
-    private static final Duration LONGEST = Duration.ofDays(7);
-
     @Override
     public SignedRequest signPut(SignRequest request) {
         checkLifetime(request);
@@ -127,8 +124,9 @@ public final class S3UploadSigner implements UploadSigner {
     }
 
     private static void checkLifetime(SignRequest request) {
-        if (request.lifetime().compareTo(LONGEST) > 0) {
-            throw new IllegalArgumentException("lifetime " + request.lifetime() + " is more than the " + LONGEST
+        if (request.lifetime().compareTo(S3Location.LONGEST_SIGNATURE) > 0) {
+            throw new IllegalArgumentException("lifetime " + request.lifetime() + " is more than the "
+                    + S3Location.LONGEST_SIGNATURE
                     + " a signature of S3 lives");
         }
     }
