@@ -151,6 +151,26 @@ public final class DirectUploads {
      *         unconfirmed
      */
     public BatchResult confirm(String caller, List<String> grantIds) {
+        return confirm(caller, grantIds, Map.of());
+    }
+
+    /**
+     * Confirms the grants as {@link #confirm(String, List)} does, with metadata for every file confirmed: what the
+     * uploader's key strategy reads (an application's id, say) and the storage keeps with each copy, as an
+     * {@link Attachment}'s metadata.
+     *
+     * @param caller the caller key the grants were granted to
+     * @param grantIds the ids of the grants to confirm, in the order of the result; no id twice
+     * @param metadata the metadata of each file copied (not of a grant confirmed before, which is as it was stored)
+     * @return a result per grant, in order
+     * @throws GrantRefusedException when an id is not one of the caller's grants (unknown, another caller's, or
+     *         forgotten), before anything is copied
+     * @throws io.github.boundedupload.InvalidAttachmentException when the metadata is not what an attachment takes
+     * @throws io.github.boundedupload.BatchFailedException when the batch fails under
+     *         {@link io.github.boundedupload.FailurePolicy#ALL_OR_NOTHING}: nothing of it is kept, the grants stay
+     *         unconfirmed
+     */
+    public BatchResult confirm(String caller, List<String> grantIds, Map<String, String> metadata) {
         checkCaller(caller);
         Set<String> ids = new LinkedHashSet<>(grantIds);
         if (ids.isEmpty() || ids.size() != grantIds.size()) {
@@ -172,9 +192,9 @@ public final class DirectUploads {
             UploadGrant grant = grants.get(i);
             StoredObject confirmed = grant.confirmed();
             if (confirmed != null) {
-                results[i] = UploadResult.stored(i, attachment(grant), confirmed); // confirmed before: as it was
+                results[i] = UploadResult.stored(i, attachment(grant, metadata), confirmed); // confirmed before: as it was
             } else {
-                copies.add(attachment(grant));
+                copies.add(attachment(grant, metadata));
                 copied.add(i);
             }
         }
@@ -201,14 +221,15 @@ public final class DirectUploads {
     }
 
     /** The attachment that copies a grant's object: its file's name and type, its object as announced. */
-    private static Attachment attachment(UploadGrant grant) {
+    private static Attachment attachment(UploadGrant grant, Map<String, String> metadata) {
         FileToUpload file = grant.file();
         StoredObject.Builder announced = StoredObject.builder(grant.stagingKey(), file.size());
         if (file.checksum() != null) {
             announced.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
         }
-        return Attachment.builder(file.fileName(), AttachmentContent.ofStoredObject(announced.build()))
-                .contentType(file.contentType()).build();
+        Attachment.Builder attachment = Attachment.builder(file.fileName(),
+                AttachmentContent.ofStoredObject(announced.build())).contentType(file.contentType()).metadata(metadata);
+        return attachment.build();
     }
 
     private static void checkCaller(String caller) {

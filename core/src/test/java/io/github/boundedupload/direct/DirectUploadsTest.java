@@ -102,6 +102,22 @@ class DirectUploadsTest {
     }
 
     @Test
+    void theConfirmsMetadataReachesTheKeyStrategyAndTheCopy() throws IOException {
+        uploader.close();
+        uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder().name("direct")
+                .keyStrategy(file -> "studies/" + file.metadata().get("study") + "/" + file.fileName()).build());
+        DirectUploads direct = direct().build();
+        byte[] content = bytes(4, 100);
+        List<UploadGrant> grants = direct.grant("alice", List.of(announced("a.png", content)));
+        send(grants.get(0), content);
+
+        BatchResult result = direct.confirm("alice", ids(grants), Map.of("study", "42"));
+
+        assertThat(result.storedObjects()).extracting(StoredObject::key).containsExactly("studies/42/a.png");
+        assertThat(Files.readAllBytes(storage.resolve("studies/42/a.png"))).isEqualTo(content);
+    }
+
+    @Test
     void confirmingTwiceReportsTheSameObjectsAndCopiesNothingAgain() throws IOException {
         DirectUploads direct = direct().build();
         byte[] content = bytes(3, 1_000);
