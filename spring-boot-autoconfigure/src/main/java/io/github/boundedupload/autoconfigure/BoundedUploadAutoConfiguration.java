@@ -37,7 +37,7 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(BoundedUploadProperties.class)
 // Storage configurations come first, in order of preference, so that the uploader finds the one that applied.
 @Import({ S3StorageConfiguration.class, LocalStorageConfiguration.class, JournalConfiguration.class,
-    UploaderConfiguration.class, DrainConfiguration.class })
+    UploaderConfiguration.class, DrainConfiguration.class, DirectUploadsConfiguration.class })
 public final class BoundedUploadAutoConfiguration {
 
     /** The name of an {@link java.util.concurrent.Executor} bean that replaces the uploader's own threads. */

@@ -191,6 +191,9 @@ public class BoundedUploadProperties implements Validator {
     @NestedConfigurationProperty
     private final JournalProperties journal = new JournalProperties();
 
+    @NestedConfigurationProperty
+    private final DirectProperties direct = new DirectProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -373,6 +376,10 @@ public class BoundedUploadProperties implements Validator {
 
     public JournalProperties getJournal() {
         return journal;
+    }
+
+    public DirectProperties getDirect() {
+        return direct;
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.direct.GrantStore;
 import io.github.boundedupload.jdbc.DeferredAttachment;
 import io.github.boundedupload.jdbc.DeferredUploadListener;
 import io.github.boundedupload.jdbc.DeferredUploads;
+import io.github.boundedupload.jdbc.JdbcGrantStore;
 import io.github.boundedupload.jdbc.JdbcUploadJournal;
 import io.github.boundedupload.jdbc.JournalMeters;
 import io.github.boundedupload.jdbc.JournalStatus;
@@ -132,6 +134,22 @@ class JournalConfiguration {
         }
     }
 
+    /**
+     * The grants of direct uploads, as rows of the journal's database: bounded per caller across the fleet, confirmed
+     * in the caller's transaction, and what was uploaded and never confirmed removed by the journal's recovery.
+     */
+    @Bean
+    @ConditionalOnMissingBean(GrantStore.class)
+    @ConditionalOnProperty(prefix = DirectUploadsConfiguration.PREFIX, name = "enabled")
+    JdbcGrantStore boundedUploadGrantStore(JdbcUploadJournal journal, BoundedUploadProperties properties) {
+        try {
+            return JdbcGrantStore.of(journal, properties.getDirect().getLongestRequest());
+        } catch (IllegalArgumentException e) {
+            throw new UploaderSetupException("The direct uploads' settings are invalid: " + e.getMessage(),
+                    "Fix the " + DirectUploadsConfiguration.PREFIX + ".longest-request property.", e);
+        }
+    }
+
     @Bean
     JournalCheck boundedUploadJournalCheck(JdbcUploadJournal journal) {
         return details -> {
@@ -193,10 +211,15 @@ class JournalConfiguration {
     static class Meters {
 
         @Bean
-        JournalMeters boundedUploadJournalMeters(JdbcUploadJournal journal, ObjectProvider<DeferredUploads> deferred) {
+        JournalMeters boundedUploadJournalMeters(JdbcUploadJournal journal, ObjectProvider<DeferredUploads> deferred,
+                ObjectProvider<JdbcGrantStore> grants) {
             JournalMeters meters = new JournalMeters(journal);
             DeferredUploads uploads = deferred.getIfUnique();
-            return uploads == null ? meters : meters.withDeferred(uploads);
+            if (uploads != null) {
+                meters = meters.withDeferred(uploads);
+            }
+            JdbcGrantStore store = grants.getIfUnique();
+            return store == null ? meters : meters.withGrants(store);
         }
     }
 }

@@ -16,7 +16,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ClassUtils;
+import io.github.boundedupload.s3.S3UploadSigner;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.CredentialUtils;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsServiceClientConfiguration;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.retry.RetryMode;
@@ -203,6 +208,43 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         return presigner;
     }
 
+    /**
+     * A signer of direct uploads into the bucket: URLs from {@link #presigner()}; forms signed with the credentials and
+     * region of the client in use (or of the properties, else the SDK's default chains), where a region is known.
+     */
+    synchronized S3UploadSigner uploadSigner() {
+        S3UploadSigner.Builder builder = S3UploadSigner.builder(presigner(), bucket);
+        AwsServiceClientConfiguration given = applicationClient;
+        AwsCredentialsProvider credentials = given != null ? CredentialUtils.toCredentialsProvider(
+                given.credentialsProvider()) : endpoint.credentials();
+        if (credentials == null) {
+            credentials = own(DefaultCredentialsProvider.builder().build());
+        }
+        Region region = given != null ? given.region() : endpoint.region() != null ? Region.of(endpoint.region()) : null;
+        if (region == null) {
+            try {
+                region = new DefaultAwsRegionProviderChain().getRegion();
+            } catch (SdkClientException e) {
+                LOG.info("bounded-upload signs no form (POST) uploads: no region is known (" + e.getMessage() + ")");
+            }
+        }
+        if (region != null) {
+            builder.forms(credentials, region);
+        }
+        return builder.build();
+    }
+
+    /**
+     * What the bucket's lifecycle rules lack for direct uploads ({@link S3LifecycleRules}), read through the client in
+     * use.
+     *
+     * @param stagingPrefix the staging prefix of the direct uploads
+     * @return one line per rule missing, or one line saying why the rules could not be read
+     */
+    List<String> missingLifecycleRules(String stagingPrefix) {
+        return S3LifecycleRules.missing(bucket, stagingPrefix, healthTimeout, asyncClient, client);
+    }
+
     private S3Presigner newPresigner() {
         S3Presigner.Builder builder = S3Presigner.builder()
                 .serviceConfiguration(S3Configuration.builder()
@@ -231,6 +273,11 @@ final class S3Connection implements StorageCheck, AutoCloseable {
     private <T extends SdkAutoCloseable> T own(T resource) {
         owned.add(resource);
         return resource;
+    }
+
+    /** The bucket the storage uses. */
+    String bucket() {
+        return bucket;
     }
 
     /** The client in use: the non-blocking one when there is one. */

@@ -6,6 +6,9 @@ import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
+import io.github.boundedupload.spi.UploadSigner;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -19,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -44,6 +48,10 @@ class S3StorageConfiguration {
     static final String PREFIX = BoundedUploadProperties.PREFIX + ".s3";
 
     static final String CONNECTION_BEAN_NAME = "boundedUploadS3Connection";
+
+    static final String STORAGE_BEAN_NAME = "boundedUploadS3Storage";
+
+    private static final Log LOG = LogFactory.getLog(S3StorageConfiguration.class);
 
     static final String SDK_CLIENT = "software.amazon.awssdk.services.s3.S3Client";
     static final String SDK_ASYNC_CLIENT = "software.amazon.awssdk.services.s3.S3AsyncClient";
@@ -95,6 +103,24 @@ class S3StorageConfiguration {
             customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
             return UploaderSetupException.afterCustomizers("S3 options are invalid", "S3UploadOptionsCustomizer",
                     builder::build);
+        }
+
+        /**
+         * The signer of direct uploads into the bucket, made after the storage (whose client reads the bucket's
+         * lifecycle rules): a warning at start-up names each rule that direct uploads want and the bucket lacks.
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnProperty(prefix = DirectUploadsConfiguration.PREFIX, name = "enabled")
+        @DependsOn(STORAGE_BEAN_NAME)
+        UploadSigner boundedUploadSigner(S3Connection connection, BoundedUploadProperties properties) {
+            String prefix = properties.getDirect().getStagingPrefix();
+            for (String missing : connection.missingLifecycleRules(prefix)) {
+                LOG.warn("bounded-upload direct uploads: " + missing + " of s3://" + connection.bucket() + ": add the"
+                        + " bucket's lifecycle rules of docs/direct-uploads.md, the backstop for what nothing else"
+                        + " removes");
+            }
+            return connection.uploadSigner();
         }
 
         /**

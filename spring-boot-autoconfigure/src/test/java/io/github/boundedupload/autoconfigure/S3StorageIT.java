@@ -25,6 +25,17 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import software.amazon.awssdk.services.s3.model.ExpirationStatus;
+import software.amazon.awssdk.services.s3.model.LifecycleRule;
+import io.github.boundedupload.direct.DirectUploads;
+import io.github.boundedupload.direct.FileToUpload;
+import io.github.boundedupload.direct.UploadGrant;
+import io.github.boundedupload.spi.SignedRequest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,6 +45,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * The S3 storage against a real S3 (LocalStack, found or started by test-support): what it stores, where it says it
  * stored it, and its health. Both storages, each on the client built from the properties.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class S3StorageIT {
 
     private static final String INDICATOR = BoundedUploadHealthAutoConfiguration.INDICATOR_BEAN_NAME;
@@ -137,6 +149,54 @@ class S3StorageIT {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).isEqualTo(content);
         });
+    }
+
+    // ---- direct uploads -----------------------------------------------------------------------------------------
+
+    /**
+     * {@code bounded-upload.direct.enabled}: the S3 storage signs the grants, the client's PUT lands in the staging
+     * prefix, the confirm copies it under the uploader's key in the caller's transaction; and start-up warns while the
+     * bucket lacks the lifecycle rules of the docs, and stops warning once it has them.
+     */
+    @ParameterizedTest(name = "non-blocking={0}")
+    @ValueSource(strings = { "true", "false" })
+    void directUploadsAreSignedByTheS3StorageAndConfirmedInTheCallersTransaction(String nonBlocking,
+            CapturedOutput output) throws Exception {
+        byte[] content = "sent by the browser".getBytes(StandardCharsets.UTF_8);
+        try (TestBucket own = services.createBucket("S3StorageIT-direct")) {
+            ApplicationContextRunner direct = runner(own.name(), nonBlocking)
+                    .withUserConfiguration(JournalAutoConfigurationTests.Database.class)
+                    .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.direct.enabled=true");
+            direct.run(context -> {
+                DirectUploads uploads = context.getBean(DirectUploads.class);
+                List<UploadGrant> grants = uploads.grant("alice", List.of(FileToUpload.of("week 3.txt",
+                        content.length, "text/plain")));
+                SignedRequest put = grants.get(0).signedRequest().orElseThrow();
+                HttpRequest.Builder request = HttpRequest.newBuilder(put.url())
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(content));
+                put.headers().forEach(request::header);
+                assertThat(HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString())
+                        .statusCode()).isEqualTo(200);
+
+                TransactionTemplate tx = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+                BatchResult confirmed = tx.execute(status -> uploads.confirm("alice", List.of(grants.get(0).id())));
+
+                assertThat(confirmed.allStored()).isTrue();
+                String key = confirmed.storedObjects().get(0).key();
+                assertThat(key).doesNotStartWith("staging/");
+                assertThat(own.read(key)).contains(content);
+            });
+            assertThat(output.getOut()).contains("no rule aborts incomplete multipart uploads under 'staging/' of s3://"
+                    + own.name()).contains("no rule expires the objects under 'staging/' of s3://" + own.name());
+
+            services.s3Client().putBucketLifecycleConfiguration(b -> b.bucket(own.name()).lifecycleConfiguration(c -> c
+                    .rules(LifecycleRule.builder().id("staging").status(ExpirationStatus.ENABLED)
+                            .filter(f -> f.prefix("staging/")).expiration(e -> e.days(1))
+                            .abortIncompleteMultipartUpload(a -> a.daysAfterInitiation(1)).build())));
+            int before = output.getOut().length();
+            direct.run(context -> assertThat(context).hasSingleBean(DirectUploads.class));
+            assertThat(output.getOut().substring(before)).doesNotContain("s3://" + own.name() + ": add the bucket's");
+        }
     }
 
     // ---- health -------------------------------------------------------------------------------------------------

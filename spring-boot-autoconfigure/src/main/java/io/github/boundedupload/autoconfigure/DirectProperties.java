@@ -1,0 +1,122 @@
+package io.github.boundedupload.autoconfigure;
+
+import java.time.Duration;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of direct uploads (a {@code DirectUploads} bean): clients send the bytes to the storage on signed URLs
+ * that the application grants, and the application confirms what arrived. Changes when {@code DirectUploads} gets
+ * another setting.
+ */
+public class DirectProperties {
+
+    /**
+     * Whether to grant direct uploads. Needs a storage that signs (the S3 storage) and the upload journal, which keeps
+     * the grants across the fleet and removes what was uploaded and never confirmed.
+     */
+    private boolean enabled;
+
+    /**
+     * Where granted uploads land until they are confirmed and copied to their own keys: a prefix of its own, since
+     * what it holds is removed once no grant covers it. Give the bucket lifecycle rules for it (docs/direct-uploads.md).
+     */
+    private String stagingPrefix = "staging/";
+
+    /** How long a grant's signed URLs are valid: the client must start its upload within it. At most 7 days. */
+    private Duration lifetime = Duration.ofMinutes(10);
+
+    /**
+     * The longest time an upload started before its grant expired may still be running: a staging object is removed
+     * only once it is older than the lifetime plus this.
+     */
+    private Duration longestRequest = Duration.ofHours(1);
+
+    /** Files one request for grants may name. */
+    private int maxFilesPerRequest = 20;
+
+    /** Largest file granted; by default the uploader's bounded-upload.max-attachment-size. */
+    private @Nullable DataSize maxBytesPerFile;
+
+    /** Bytes one request for grants may announce in all. */
+    private DataSize maxBytesPerRequest = DataSize.ofGigabytes(1);
+
+    /** Grants a caller (a user, a tenant) may hold unconfirmed at once, across the fleet. */
+    private int maxOutstandingPerCaller = 100;
+
+    /** Content types granted (such as image/png); any when none is set. */
+    private @Nullable Set<String> contentTypes;
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getStagingPrefix() {
+        return stagingPrefix;
+    }
+
+    public void setStagingPrefix(String stagingPrefix) {
+        this.stagingPrefix = stagingPrefix;
+    }
+
+    public Duration getLifetime() {
+        return lifetime;
+    }
+
+    public void setLifetime(Duration lifetime) {
+        this.lifetime = lifetime;
+    }
+
+    public Duration getLongestRequest() {
+        return longestRequest;
+    }
+
+    public void setLongestRequest(Duration longestRequest) {
+        this.longestRequest = longestRequest;
+    }
+
+    public int getMaxFilesPerRequest() {
+        return maxFilesPerRequest;
+    }
+
+    public void setMaxFilesPerRequest(int maxFilesPerRequest) {
+        this.maxFilesPerRequest = maxFilesPerRequest;
+    }
+
+    public @Nullable DataSize getMaxBytesPerFile() {
+        return maxBytesPerFile;
+    }
+
+    public void setMaxBytesPerFile(@Nullable DataSize maxBytesPerFile) {
+        this.maxBytesPerFile = maxBytesPerFile;
+    }
+
+    public DataSize getMaxBytesPerRequest() {
+        return maxBytesPerRequest;
+    }
+
+    public void setMaxBytesPerRequest(DataSize maxBytesPerRequest) {
+        this.maxBytesPerRequest = maxBytesPerRequest;
+    }
+
+    public int getMaxOutstandingPerCaller() {
+        return maxOutstandingPerCaller;
+    }
+
+    public void setMaxOutstandingPerCaller(int maxOutstandingPerCaller) {
+        this.maxOutstandingPerCaller = maxOutstandingPerCaller;
+    }
+
+    public @Nullable Set<String> getContentTypes() {
+        return contentTypes;
+    }
+
+    public void setContentTypes(@Nullable Set<String> contentTypes) {
+        this.contentTypes = contentTypes;
+    }
+}
