@@ -3,6 +3,9 @@
 //     their order in the request, which is the order they are sent in;
 //  2. storing: the server's progress endpoint, fed by the uploader's listener while it writes the files to the
 //     storage (local disk or S3), polled until the request answers.
+// Or, where the server grants direct uploads (profile localstack), straight to the storage: the files are described
+// (name, size, type, SHA-256) to get a signed PUT each, sent to the storage with each one's progress, and the week is
+// then created with the grants' ids; the server confirms what arrived.
 // Beside the form, the study's weeks with their files (GET /api/studies/{id}/weeks), listed again after each new week.
 // File names are only ever set as text, never as HTML.
 'use strict';
@@ -18,7 +21,11 @@ const POLL_MS = 200;
 
 form.addEventListener('submit', event => {
   event.preventDefault();
-  upload();
+  if (form.elements.direct.checked) {
+    uploadDirect();
+  } else {
+    upload();
+  }
 });
 studyForm.addEventListener('submit', event => {
   event.preventDefault();
@@ -30,7 +37,9 @@ listWeeks(studyInput.value);
 async function showLimits() {
   const response = await fetch('/api/limits', { headers: { Accept: 'application/json' } });
   if (response.ok) {
-    document.getElementById('limits').textContent = (await response.json()).text;
+    const limits = await response.json();
+    document.getElementById('limits').textContent = limits.text;
+    document.getElementById('direct-choice').hidden = !limits.direct;
   }
 }
 
@@ -74,13 +83,7 @@ function upload() {
   }
   files.forEach(file => body.append('files', file, file.name));
 
-  rows.replaceChildren(); // this submission's files only, not the previous one's
-  const view = files.map(showFile);
-  document.getElementById('progress').hidden = false;
-  document.getElementById('result').hidden = true;
-  errorBox.hidden = true;
-  showStatus(`Uploading ${count(files.length)}…`);
-  button.disabled = true;
+  const view = start(files);
 
   const xhr = new XMLHttpRequest();
   let polling = null;
@@ -113,6 +116,88 @@ function upload() {
     }
   };
   xhr.send(body);
+}
+
+/** Files straight to the storage, each on a grant of the server; then the week, with the grants' ids. */
+async function uploadDirect() {
+  const fields = new FormData(form);
+  const studyId = encodeURIComponent(studyInput.value);
+  const files = Array.from(form.elements.files.files);
+  const view = start(files);
+  try {
+    const described = await Promise.all(files.map(async file => ({ name: file.name, size: file.size,
+      type: file.type, sha256: await sha256(file) })));
+    const grants = await json(await post(`/api/studies/${studyId}/grants`, described), 201);
+    await Promise.all(grants.map((grant, i) => send(grant, files[i], view[i])));
+    view.forEach(file => setState(file, 'confirming', 1));
+    const week = {};
+    for (const name of ['title', 'content', 'startDate', 'endDate']) {
+      week[name] = fields.get(name);
+    }
+    const created = await json(await post(`/api/studies/${studyId}/weeks`,
+        { week, grants: grants.map(grant => grant.id) }), 201);
+    view.forEach(file => setState(file, 'stored', 1));
+    showStatus('Saved.');
+    showWeek(created);
+    listWeeks(studyInput.value);
+  } catch (failure) {
+    view.forEach(file => setState(file, 'not-saved', 0));
+    showStatus(null);
+    showError(failure.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** This submission's rows, the form's messages cleared, the button off until the answer. */
+function start(files) {
+  rows.replaceChildren(); // this submission's files only, not the previous one's
+  const view = files.map(showFile);
+  document.getElementById('progress').hidden = false;
+  document.getElementById('result').hidden = true;
+  errorBox.hidden = true;
+  showStatus(`Uploading ${count(files.length)}…`);
+  button.disabled = true;
+  return view;
+}
+
+function post(url, body) {
+  return fetch(url, { method: 'POST', body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' } });
+}
+
+/** The answer's JSON when its status is the one expected; else an error with the server's problem detail. */
+async function json(response, expected) {
+  const text = await response.text();
+  if (response.status === expected) {
+    return JSON.parse(text);
+  }
+  throw new Error(problemText(response.status, text));
+}
+
+/** One file to the storage, on its grant's signed request, exactly as signed: its progress shown as it goes. */
+function send(grant, file, row) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(grant.method, grant.url);
+    Object.entries(grant.headers).forEach(([name, value]) => xhr.setRequestHeader(name, value));
+    xhr.upload.onprogress = event => setState(row, 'sending', file.size === 0 ? 1 : event.loaded / file.size);
+    xhr.onloadend = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        setState(row, 'sent', 1);
+        resolve();
+      } else {
+        reject(new Error(`The storage refused ${file.name} (HTTP ${xhr.status || 'no answer'}). Nothing was saved.`));
+      }
+    };
+    xhr.send(file);
+  });
+}
+
+/** The file's SHA-256, Base64: the storage refuses any other bytes on the signed request. */
+async function sha256(file) {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
+  return btoa(String.fromCharCode(...digest));
 }
 
 function showFile(file) {
@@ -222,13 +307,19 @@ function count(n) {
 }
 
 function showProblem(xhr) {
-  let message = `The upload failed (HTTP ${xhr.status}).`;
+  showError(problemText(xhr.status, xhr.responseText));
+}
+
+function problemText(status, text) {
   try {
-    const problem = JSON.parse(xhr.responseText);
-    message = `${problem.title}: ${problem.detail}`;
+    const problem = JSON.parse(text);
+    return `${problem.title}: ${problem.detail}`;
   } catch (e) {
-    // not a problem detail (network failure): keep the generic message
+    return `The upload failed (HTTP ${status}).`; // not a problem detail (network failure)
   }
+}
+
+function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = false;
   errorBox.scrollIntoView({ block: 'nearest' });

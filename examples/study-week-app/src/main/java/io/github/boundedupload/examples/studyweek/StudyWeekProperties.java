@@ -25,8 +25,11 @@ public record StudyWeekProperties(@DefaultValue("./data") Path dataDir, @Default
      * Settings for the S3 storage.
      *
      * @param createBucket whether to create {@code bounded-upload.s3.bucket} at start-up when it is missing (for
-     *        LocalStack, which starts empty)
+     *        LocalStack, which starts empty), and give it the CORS rule that lets the page send files to it
+     * @param pageOrigin the page's origin ({@code scheme://host:port}) that the CORS rule lets send files straight to
+     *        the bucket
      */
-    public record S3(@DefaultValue("false") boolean createBucket) {
+    public record S3(@DefaultValue("false") boolean createBucket,
+            @DefaultValue("http://localhost:8080") String pageOrigin) {
     }
 }

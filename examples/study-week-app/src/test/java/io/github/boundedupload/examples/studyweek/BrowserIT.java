@@ -20,46 +20,32 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The page, in headless Chromium: choose files, upload them, watch each file's progress, get the list of stored files.
- * Debian's {@code chromium} and {@code chromium-driver} packages ({@code .ci/run} installs them), driven by Selenium;
- * nothing is downloaded.
+ * The page, in headless Chromium ({@link Chromium}): choose files, upload them, watch each file's progress, get the
+ * list of stored files. Direct uploads from the page: {@code DirectUploadBrowserIT}.
  */
 class BrowserIT extends LocalDiskTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
+    private static Chromium chromium;
     private static ChromeDriver browser;
-    private static Path profile;
 
     @BeforeAll
     static void startChromium() throws IOException {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            throw new IllegalStateException("the browser test needs Debian's Chromium and its driver: "
-                    + "apt-get install -y chromium chromium-driver");
-        }
-        profile = Files.createTempDirectory("study-week-chromium");
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile()).addArguments("--headless",
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile);
-        ChromeDriverService driver = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        browser = new ChromeDriver(driver, options);
+        chromium = Chromium.start();
+        browser = chromium.browser;
     }
 
     @AfterAll
     static void stopChromium() {
-        if (browser != null) {
-            browser.quit();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 
@@ -174,10 +160,8 @@ class BrowserIT extends LocalDiskTest {
         Files.write(SCREENSHOTS.resolve("study-week-" + name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
     }
 
-    /** The viewport a device has: the window's size is not the page's in headless Chromium. */
     private static void viewport(int width, int height, boolean mobile) {
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", height,
-                "deviceScaleFactor", 1, "mobile", mobile));
+        chromium.viewport(width, height, mobile);
     }
 
     @SuppressWarnings("unchecked")
@@ -200,28 +184,18 @@ class BrowserIT extends LocalDiskTest {
     }
 
     private void fillTheForm(String title, Path... files) {
-        browser.get(api.uri("/").toString());
-        set("studyId", Long.toString(studyId));
-        browser.findElement(By.cssSelector("#study-form button")).click(); // lists this study's weeks
-        set("title", title);
-        set("content", "Graphs");
-        set("startDate", "2026-11-16"); // date inputs take yyyy-MM-dd from script whatever the locale shows
-        set("endDate", "2026-11-22");
-        browser.findElement(By.name("files")).sendKeys(String.join("\n",
-                java.util.Arrays.stream(files).map(Path::toString).toList()));
+        chromium.fillTheForm(api, studyId, title, files);
     }
 
     private void set(String field, String value) {
-        ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[1]",
-                browser.findElement(By.name(field)), value);
+        chromium.set(field, value);
     }
 
     private List<String> states() {
-        return browser.findElements(By.cssSelector("#progress-rows tr")).stream()
-                .map(row -> row.getAttribute("data-state")).toList();
+        return chromium.states();
     }
 
     private List<String> rowTexts() {
-        return browser.findElements(By.cssSelector("#progress-rows tr")).stream().map(WebElement::getText).toList();
+        return chromium.rowTexts();
     }
 }

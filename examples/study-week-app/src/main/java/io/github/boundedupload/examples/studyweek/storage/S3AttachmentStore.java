@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CORSRule;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 
 /**
@@ -30,13 +31,20 @@ final class S3AttachmentStore implements AttachmentStore, AutoCloseable {
         }
     }
 
-    /** For LocalStack, which starts empty; a real bucket is made by whoever owns the account. */
-    void createBucketIfMissing() {
+    /**
+     * For LocalStack, which starts empty; a real bucket is made by whoever owns the account. With the CORS rule a
+     * browser needs to send files straight to the bucket from the page (docs/direct-uploads.md): this example's set-up,
+     * never something the library does behind the bucket owner's back.
+     */
+    void createBucketIfMissing(String pageOrigin) {
         try {
             client.headBucket(request -> request.bucket(bucket));
         } catch (NoSuchBucketException e) {
             client.createBucket(request -> request.bucket(bucket));
         }
+        CORSRule rule = CORSRule.builder().allowedOrigins(pageOrigin).allowedMethods("PUT").allowedHeaders("*")
+                .exposeHeaders("ETag").maxAgeSeconds(600).build();
+        client.putBucketCors(request -> request.bucket(bucket).corsConfiguration(cors -> cors.corsRules(rule)));
     }
 
     @Override

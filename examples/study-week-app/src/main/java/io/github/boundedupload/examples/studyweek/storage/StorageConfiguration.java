@@ -59,7 +59,7 @@ public class StorageConfiguration {
             }
             S3AttachmentStore store = new S3AttachmentStore(client.build(), s3.getBucket());
             if (application.s3().createBucket()) {
-                store.createBucketIfMissing();
+                store.createBucketIfMissing(application.s3().pageOrigin());
             }
             return store;
         }

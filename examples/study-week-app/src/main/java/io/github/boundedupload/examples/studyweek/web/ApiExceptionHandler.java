@@ -4,6 +4,7 @@ import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.InvalidAttachmentException;
+import io.github.boundedupload.direct.GrantRefusedException;
 import io.github.boundedupload.InvalidAttachmentException.Problem.Kind;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadTimeoutException;
@@ -196,6 +197,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         LOG.warn("could not read from the storage", e);
         return ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(problem(HttpStatus.BAD_GATEWAY, "Storage failed",
                 "The file could not be read from the storage; try again later."));
+    }
+
+    /** A request for grants beyond a bound, or a confirm naming a grant that is not the study's. */
+    @ExceptionHandler
+    ResponseEntity<ProblemDetail> grantRefused(GrantRefusedException e) {
+        return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "Upload refused", e.getMessage()));
     }
 
     @ExceptionHandler

@@ -1,6 +1,7 @@
 package io.github.boundedupload.examples.studyweek.web;
 
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
+import io.github.boundedupload.examples.studyweek.week.WeekService;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -12,9 +13,11 @@ import org.springframework.web.bind.annotation.RestController;
 class LimitsController {
 
     private final StudyWeekProperties properties;
+    private final WeekService weeks;
 
-    LimitsController(StudyWeekProperties properties) {
+    LimitsController(StudyWeekProperties properties, WeekService weeks) {
         this.properties = properties;
+        this.weeks = weeks;
     }
 
     /**
@@ -23,13 +26,14 @@ class LimitsController {
      * @param maxFiles the most files a week takes
      * @param maxFileSize the largest file, in bytes
      * @param text both, as a sentence
+     * @param direct whether files may be sent straight to the storage (direct uploads are on)
      */
-    record Limits(int maxFiles, long maxFileSize, String text) {
+    record Limits(int maxFiles, long maxFileSize, String text, boolean direct) {
     }
 
     @GetMapping("/api/limits")
     Limits limits() {
         return new Limits(properties.maxFiles(), properties.maxFileSize().toBytes(), "Up to " + properties.maxFiles()
-                + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".");
+                + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".", weeks.directUploads());
     }
 }

@@ -6,6 +6,9 @@ import io.github.boundedupload.spring.web.MultipartAttachments;
 import io.github.boundedupload.examples.studyweek.progress.UploadProgress;
 import io.github.boundedupload.examples.studyweek.storage.AttachmentStore;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -98,6 +102,33 @@ public class WeekController {
         }
         WeekView view = WeekView.of(weeks.createDeferred(studyId, form, attachments));
         return ResponseEntity.accepted().location(URI.create(view.url())).body(view);
+    }
+
+    /**
+     * A week whose files the browser sent straight to the storage, each on a grant of {@code POST
+     * /api/studies/{id}/grants}.
+     *
+     * @param week the week's fields
+     * @param grants the grants' ids, in the order the files are to be listed
+     */
+    record DirectWeek(@Valid @NotNull NewWeek week, @NotEmpty @Size(max = 100) List<@NotNull String> grants) {
+    }
+
+    /**
+     * Creates a week from files sent directly to the storage (profile {@code localstack}): its grants are confirmed
+     * and the week saved in one transaction ({@link WeekService#createDirect}).
+     *
+     * @param studyId the study
+     * @param direct the week's fields and its files' grants
+     * @return 201 with the week
+     */
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<WeekView> createDirect(@PathVariable long studyId, @Valid @RequestBody DirectWeek direct) {
+        if (!weeks.directUploads()) {
+            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "Direct uploads are off.");
+        }
+        WeekView view = WeekView.of(weeks.createDirect(studyId, direct.week(), direct.grants()));
+        return ResponseEntity.created(URI.create(view.url())).body(view);
     }
 
     /**

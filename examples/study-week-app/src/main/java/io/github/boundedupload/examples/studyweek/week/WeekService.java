@@ -7,6 +7,7 @@ import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.autoconfigure.DeferredUploadEvent;
+import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.jdbc.DeferredAttachment;
 import io.github.boundedupload.jdbc.DeferredBatch;
 import io.github.boundedupload.jdbc.DeferredUploads;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
@@ -50,14 +52,16 @@ public class WeekService {
     private final TransactionTemplate transaction;
     private final Clock clock;
     private final DeferredUploads deferred;
+    private final ObjectProvider<DirectUploads> direct;
 
     WeekService(ConcurrentAttachmentUploader uploader, StudyWeekRepository weeks, TransactionTemplate transaction,
-            Clock clock, DeferredUploads deferred) {
+            Clock clock, DeferredUploads deferred, ObjectProvider<DirectUploads> direct) {
         this.uploader = uploader;
         this.weeks = weeks;
         this.transaction = transaction;
         this.clock = clock;
         this.deferred = deferred;
+        this.direct = direct;
     }
 
     /**
@@ -138,6 +142,63 @@ public class WeekService {
             }
             throw e;
         }
+    }
+
+    /**
+     * Saves a week whose files the browser sent straight to the storage on this application's grants (profile
+     * {@code localstack}): the grants are confirmed (each object checked against what was announced, copied under
+     * this application's key, the staging copy removed) and the week saved, in one transaction; the journal removes
+     * the copies if it rolls back.
+     *
+     * @param studyId the study, whose caller key the grants were granted to ({@link #caller(long)})
+     * @param form the week's fields, already validated
+     * @param grantIds the grants of the week's files, in the order they are to be listed
+     * @return the saved week, with its attachments
+     * @throws DuplicateWeekException when the study already has a week with this title; nothing is confirmed
+     * @throws io.github.boundedupload.direct.GrantRefusedException when a grant is not the study's
+     * @throws io.github.boundedupload.UploadException when an object is missing or unlike its grant; nothing is saved
+     */
+    public StudyWeek createDirect(long studyId, NewWeek form, List<String> grantIds) {
+        DirectUploads uploads = direct.getIfAvailable();
+        if (uploads == null) {
+            throw new IllegalStateException("direct uploads are off (bounded-upload.direct.enabled)");
+        }
+        String title = form.title().strip();
+        if (weeks.existsByStudyIdAndTitle(studyId, title)) {
+            throw new DuplicateWeekException(studyId, title, null);
+        }
+        try {
+            return transaction.execute(status -> {
+                BatchResult confirmed = uploads.confirm(caller(studyId), grantIds,
+                        Map.of(STUDY_ID, Long.toString(studyId)));
+                return weeks.saveAndFlush(week(studyId, title, form, confirmed));
+            });
+        } catch (DataIntegrityViolationException e) {
+            if (weeks.existsByStudyIdAndTitle(studyId, title)) {
+                throw new DuplicateWeekException(studyId, title, e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether direct uploads are on ({@code bounded-upload.direct.enabled}).
+     *
+     * @return whether {@link #createDirect} can be called
+     */
+    public boolean directUploads() {
+        return direct.getIfAvailable() != null;
+    }
+
+    /**
+     * The caller key of a study's grants: grants are bound to it, counted against it, and confirmed only for it. This
+     * example has no users; an application with users binds grants to the user (or the tenant) instead.
+     *
+     * @param studyId the study
+     * @return its caller key
+     */
+    public static String caller(long studyId) {
+        return "study-" + studyId;
     }
 
     /** A deferred file ended: the week lists it stored or failed (heard once, on the instance that recorded it). */
