@@ -128,7 +128,7 @@ class CrashIT {
      * Reads the child's steps until {@code at}, and kills it there with SIGKILL (true); or until its end (false), and
      * kills it then.
      */
-    private static boolean runUntil(Process child, String at) throws IOException {
+    static boolean runUntil(Process child, String at) throws IOException {
         try (BufferedReader steps = new BufferedReader(new InputStreamReader(child.getInputStream(),
                 StandardCharsets.UTF_8))) {
             for (String line = steps.readLine(); line != null; line = steps.readLine()) {
@@ -142,7 +142,7 @@ class CrashIT {
         }
     }
 
-    private static Set<String> committedRows(DataSource database) throws SQLException {
+    static Set<String> committedRows(DataSource database) throws SQLException {
         Set<String> rows = new HashSet<>();
         try (Connection c = database.getConnection(); Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT object_key FROM attachment")) {

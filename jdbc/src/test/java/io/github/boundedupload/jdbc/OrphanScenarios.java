@@ -36,8 +36,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * object uploaded and never confirmed, a confirm rolled back with its transaction, and a PUT so slow (a bandwidth toxic)
  * that it lands after its grant expired. Afterwards the bucket holds exactly the confirmed object, and no incomplete
  * multipart upload. One class per server, each in a JVM of its own ({@code OrphansOnLocalStackIT},
- * {@code OrphansOnVersitygwIT}). A process killed between the upload and the confirm leaves what "uploaded and never
- * confirmed" leaves: nothing in the database, an object under the staging prefix.
+ * {@code OrphansOnVersitygwIT}). A process killed between the upload and the confirm, and around them:
+ * {@link DirectCrashIT}.
  */
 abstract class OrphanScenarios {
 
