@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * in a transaction locks its grants' rows until the transaction ends, so that two confirms of one grant at once copy it
  * once.
  *
+ * <p>Once a confirm commits, its grants' staging objects are removed: after the commit where the caller's transaction
+ * tells it ({@link CallerTransaction#afterCommit}: Spring's does), at once without a caller's transaction.
+ *
  * <p><b>Nothing orphaned.</b> Each staging prefix a {@code DirectUploads} serves is reconciled in every run of the
  * journal's recovery (every polling interval, on one instance of the fleet at a time), in slices of 1,000 keys: every
  * object under it written longer ago than the longest lifetime of its signed requests plus {@code longestRequest} (the
@@ -230,9 +233,14 @@ public final class JdbcGrantStore implements GrantStore {
         });
     }
 
+    /**
+     * Records the grants confirmed, in the caller's transaction where there is one; once that commits (at once
+     * without one), their staging objects are removed: the copies are the application's now. What cannot be removed
+     * then (the process dies, the storage fails) the reconciliation removes later.
+     */
     @Override
     public void confirmed(String caller, Map<String, StoredObject> stored) {
-        inTransaction("confirm grants", c -> {
+        List<String> staging = inTransaction("confirm grants", c -> {
             try (PreparedStatement update = c.prepareStatement("UPDATE bounded_upload_grant SET confirmed_key = ?,"
                     + " confirmed_size = ?, confirmed_etag = ?, confirmed_checksum_algorithm = ?,"
                     + " confirmed_checksum = ?, confirmed_version = ?"
@@ -251,8 +259,46 @@ public final class JdbcGrantStore implements GrantStore {
                 }
                 update.executeBatch();
             }
-            return Boolean.TRUE;
+            List<String> keys = new ArrayList<>();
+            try (PreparedStatement select = c.prepareStatement("SELECT staging_key FROM bounded_upload_grant"
+                    + " WHERE caller = ? AND grant_id IN (" + String.join(", ", Collections.nCopies(stored.size(),
+                            "?")) + ")")) {
+                select.setString(1, caller);
+                int index = 2;
+                for (String id : stored.keySet()) {
+                    select.setString(index++, id);
+                }
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        keys.add(rows.getString(1));
+                    }
+                }
+            }
+            return keys;
         });
+        CallerTransaction transaction = journal.callerTransaction();
+        if (transaction.current() == null) {
+            removeStaging(staging);
+        } else {
+            transaction.afterCommit(() -> removeStaging(staging));
+        }
+    }
+
+    private void removeStaging(List<String> keys) {
+        int failed = 0;
+        Exception first = null;
+        for (String key : keys) {
+            try {
+                journal.storage().key(key);
+            } catch (Exception e) {
+                failed++;
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            LOG.warn("grant store: could not remove {} staging object(s) of confirmed grants; the reconciliation"
+                    + " removes them later: {}", failed, SafeText.describe(first));
+        }
     }
 
     /**

@@ -113,6 +113,8 @@ class JdbcGrantStoreTest {
         assertThatThrownBy(() -> second.confirm("bob", ids)).isInstanceOf(GrantRefusedException.class);
         BatchResult confirmed = second.confirm("alice", ids);
         assertThat(confirmed.allStored()).isTrue();
+        assertThat(storage.resolve(grants.get(0).stagingKey())).as("staged, then confirmed outside a transaction")
+                .doesNotExist();
         // What the row keeps: key, size, checksum (not the location: the store keeps no URL).
         assertThat(first.confirm("alice", ids).storedObjects()).singleElement().satisfies(again -> {
             StoredObject stored = confirmed.storedObjects().get(0);
@@ -139,9 +141,11 @@ class JdbcGrantStoreTest {
         }
 
         await().atMost(Duration.ofSeconds(20)).until(() -> !Files.exists(storage.resolve(copy.key())));
+        assertThat(storage.resolve(grants.get(0).stagingKey())).as("kept for a confirm that commits").exists();
         StoredObject again = direct.confirm("alice", ids).storedObjects().get(0);
         assertThat(again.key()).isNotEqualTo(copy.key());
         assertThat(storage.resolve(again.key())).hasContent("a");
+        assertThat(storage.resolve(grants.get(0).stagingKey())).doesNotExist();
     }
 
     @Test

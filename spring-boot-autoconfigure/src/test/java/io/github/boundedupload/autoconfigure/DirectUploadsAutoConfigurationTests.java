@@ -104,7 +104,12 @@ class DirectUploadsAutoConfigurationTests {
                     Files.createDirectories(staged.getParent());
                     Files.write(staged, content);
                     TransactionTemplate tx = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-                    BatchResult confirmed = tx.execute(status -> direct.confirm("alice", List.of(grants.get(0).id())));
+                    BatchResult confirmed = tx.execute(status -> {
+                        BatchResult result = direct.confirm("alice", List.of(grants.get(0).id()));
+                        assertThat(staged).as("staged until the commit").exists();
+                        return result;
+                    });
+                    assertThat(staged).as("removed once the confirm committed").doesNotExist();
 
                     assertThat(confirmed.allStored()).isTrue();
                     assertThat(Files.readAllBytes(root.resolve(confirmed.storedObjects().get(0).key())))
