@@ -45,8 +45,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Results carry a {@code file:} location and a CRC32 checksum in S3's format (Base64 of the big-endian value).
  * Content that is an object of this storage ({@link AttachmentContent#ofStoredObject(StoredObject)}) is checked against
- * its description (it exists, its size, its CRC32 checksum where given; a file has no ETag, so one given is not
- * checked) and copied to its new key the same way, through a temporary file.
+ * its description (it exists, its size, its checksum where given: CRC32, CRC32C, SHA1 or SHA256, computed as it is
+ * copied; a file has no ETag, so one given is not checked) and copied to its new key the same way, through a temporary file.
  *
  * <pre>{@code
  * FileUploader storage = new LocalFileUploader(Path.of("/var/lib/app/uploads"));
@@ -153,9 +153,10 @@ public final class LocalFileUploader implements FileUploader {
         Path temp = Files.createTempFile(directory, ".upload-", ".tmp");
         try {
             CRC32 crc = new CRC32();
+            Checksums described = source == null ? null : source.checksumAlgorithm().map(Checksums::of).orElse(null);
             long size;
             try (InputStream in = from == null ? request.openStream() : Files.newInputStream(from)) {
-                size = copy(in, temp, crc);
+                size = copy(in, temp, crc, described);
             }
             long declared = request.contentLength().orElse(size);
             if (size != declared) {
@@ -164,9 +165,10 @@ public final class LocalFileUploader implements FileUploader {
             }
             String checksum = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue())
                     .array());
-            if (source != null && source.checksum().isPresent() && !source.checksum().get().equals(checksum)) {
-                throw new IOException("the stored object's CRC32 checksum is " + checksum + ", not the "
-                        + source.checksum().get() + " it was said to have");
+            String found = described == null ? null : described.base64();
+            if (source != null && found != null && !source.checksum().orElse("").equals(found)) {
+                throw new IOException("the stored object's " + source.checksumAlgorithm().orElse("") + " checksum is "
+                        + found + ", not the " + source.checksum().orElse("") + " it was said to have");
             }
             if (from != null) {
                 request.reportProgress(size);
@@ -181,20 +183,22 @@ public final class LocalFileUploader implements FileUploader {
         }
     }
 
-    /** The file of an object to copy, checked before anything is read: it exists, and keeps the CRC32 checksum. */
+    /** The file of an object to copy, checked before anything is read: it exists, and its checksum can be checked. */
     private Path storedFile(StoredObject source) throws IOException {
         Path from = inside(source.key());
         if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException("no object under key " + SafeText.quote(source.key()));
         }
-        if (source.checksum().isPresent() && !"CRC32".equals(source.checksumAlgorithm().orElse(null))) {
-            throw new IOException("this storage keeps CRC32 checksums, not " + source.checksumAlgorithm().orElse(null)
-                    + ": the object cannot be checked");
+        try {
+            source.checksumAlgorithm().ifPresent(Checksums::of);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the stored object cannot be checked: " + e.getMessage(), e);
         }
         return from;
     }
 
-    private static long copy(InputStream in, Path temp, CRC32 crc) throws IOException {
+    private static long copy(InputStream in, Path temp, CRC32 crc, @Nullable Checksums described)
+            throws IOException {
         byte[] buffer = new byte[BUFFER_SIZE];
         long size = 0;
         try (OutputStream out = Files.newOutputStream(temp)) {
@@ -205,6 +209,9 @@ public final class LocalFileUploader implements FileUploader {
                 }
                 out.write(buffer, 0, n);
                 crc.update(buffer, 0, n);
+                if (described != null) {
+                    described.update(buffer, 0, n);
+                }
                 size += n;
             }
         }

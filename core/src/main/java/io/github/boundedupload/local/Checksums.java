@@ -1,0 +1,73 @@
+package io.github.boundedupload.local;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The checksums S3 knows ({@code CRC32}, {@code CRC32C}, {@code SHA1}, {@code SHA256}), in S3's format: Base64 of the
+ * big-endian value or of the digest. Not thread-safe. Changes when another algorithm is supported.
+ */
+final class Checksums {
+
+    private final @Nullable Checksum crc;
+    private final @Nullable MessageDigest digest;
+
+    private Checksums(@Nullable Checksum crc, @Nullable MessageDigest digest) {
+        this.crc = crc;
+        this.digest = digest;
+    }
+
+    /**
+     * A new running checksum.
+     *
+     * @param algorithm {@code CRC32}, {@code CRC32C}, {@code SHA1} or {@code SHA256}, in any case
+     * @return the checksum, at zero bytes
+     * @throws IllegalArgumentException for any other algorithm
+     */
+    static Checksums of(String algorithm) {
+        switch (algorithm.toUpperCase(Locale.ROOT)) {
+            case "CRC32":
+                return new Checksums(new CRC32(), null);
+            case "CRC32C":
+                return new Checksums(new CRC32C(), null);
+            case "SHA1":
+                return new Checksums(null, messageDigest("SHA-1"));
+            case "SHA256":
+                return new Checksums(null, messageDigest("SHA-256"));
+            default:
+                throw new IllegalArgumentException("unknown checksum algorithm " + algorithm
+                        + " (CRC32, CRC32C, SHA1 or SHA256)");
+        }
+    }
+
+    private static MessageDigest messageDigest(String name) {
+        try {
+            return MessageDigest.getInstance(name);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(name + " is missing from this JVM", e);
+        }
+    }
+
+    void update(byte[] bytes, int offset, int length) {
+        if (crc != null) {
+            crc.update(bytes, offset, length);
+        } else {
+            Objects.requireNonNull(digest).update(bytes, offset, length);
+        }
+    }
+
+    /** The value so far, in S3's format. */
+    String base64() {
+        byte[] value = crc != null ? ByteBuffer.allocate(4).putInt((int) crc.getValue()).array()
+                : Objects.requireNonNull(digest).digest();
+        return Base64.getEncoder().encodeToString(value);
+    }
+}
