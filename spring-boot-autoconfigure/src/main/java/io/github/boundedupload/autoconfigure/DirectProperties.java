@@ -45,6 +45,18 @@ public class DirectProperties {
     /** Grants a caller (a user, a tenant) may hold unconfirmed at once, across the fleet. */
     private int maxOutstandingPerCaller = 100;
 
+    /**
+     * On the local disk: the path of this application that receives the signed PUTs (a servlet filter; let it through
+     * Spring Security, the signature is its authorization), or an absolute URL that leads to it.
+     */
+    private String localPath = "/bounded-upload/uploads";
+
+    /**
+     * On the local disk: the secret the upload URLs are signed with, at least 32 characters; random per start when
+     * not set (URLs signed before a restart are refused then). Instances that share one disk share it.
+     */
+    private @Nullable String localSecret;
+
     /** Content types granted (such as image/png); any when none is set. */
     private @Nullable Set<String> contentTypes;
 
@@ -110,6 +122,22 @@ public class DirectProperties {
 
     public void setMaxOutstandingPerCaller(int maxOutstandingPerCaller) {
         this.maxOutstandingPerCaller = maxOutstandingPerCaller;
+    }
+
+    public String getLocalPath() {
+        return localPath;
+    }
+
+    public void setLocalPath(String localPath) {
+        this.localPath = localPath;
+    }
+
+    public @Nullable String getLocalSecret() {
+        return localSecret;
+    }
+
+    public void setLocalSecret(@Nullable String localSecret) {
+        this.localSecret = localSecret;
     }
 
     public @Nullable Set<String> getContentTypes() {

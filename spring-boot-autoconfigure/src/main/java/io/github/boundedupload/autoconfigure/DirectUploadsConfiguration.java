@@ -3,11 +3,15 @@ package io.github.boundedupload.autoconfigure;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.direct.GrantStore;
+import io.github.boundedupload.local.LocalUploadSigner;
 import io.github.boundedupload.spi.UploadSigner;
 import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
@@ -60,6 +64,23 @@ class DirectUploadsConfiguration {
         } catch (IllegalArgumentException e) {
             throw new UploaderSetupException("The direct uploads' settings are invalid: " + e.getMessage(),
                     "Fix the " + PREFIX + ".* property it names.", e);
+        }
+    }
+
+    /**
+     * The receiving end of the local disk's signed PUTs, in a servlet application (Boot registers the filter). Here,
+     * processed after the storage's configurations, so that the signer they made is seen.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "jakarta.servlet.Filter")
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    static class Receiving {
+
+        @Bean
+        @ConditionalOnBean(LocalUploadSigner.class)
+        LocalUploadFilter boundedUploadLocalUploadFilter(LocalUploadSigner signer, BoundedUploadProperties properties) {
+            return new LocalUploadFilter(signer, properties.getDirect().getLocalPath(),
+                    properties.getMaxConcurrentUploads());
         }
     }
 }

@@ -2,6 +2,12 @@ package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.local.LocalUploadSigner;
+import io.github.boundedupload.spi.UploadSigner;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import java.io.IOException;
@@ -40,5 +46,26 @@ class LocalStorageConfiguration {
         LocalFileUploader storage = new LocalFileUploader(root);
         LOG.info("bounded-upload stores uploads under " + storage.root());
         return storage;
+    }
+
+    /**
+     * Direct uploads to the local disk: URLs of this application, signed with its secret, received by
+     * {@link LocalUploadFilter} in a servlet application.
+     */
+    @Bean
+    @ConditionalOnBean(LocalFileUploader.class)
+    @ConditionalOnMissingBean(UploadSigner.class)
+    @ConditionalOnProperty(prefix = DirectUploadsConfiguration.PREFIX, name = "enabled")
+    LocalUploadSigner boundedUploadSigner(LocalFileUploader storage, BoundedUploadProperties properties) {
+        DirectProperties direct = properties.getDirect();
+        String secret = direct.getLocalSecret();
+        try {
+            return secret == null ? LocalUploadSigner.create(storage, direct.getLocalPath())
+                    : LocalUploadSigner.create(storage, direct.getLocalPath(), secret.getBytes(StandardCharsets.UTF_8),
+                            Clock.systemUTC());
+        } catch (IllegalArgumentException e) {
+            throw new UploaderSetupException("The direct uploads' settings are invalid: " + e.getMessage(),
+                    "Fix bounded-upload.direct.local-path or local-secret.", e);
+        }
     }
 }

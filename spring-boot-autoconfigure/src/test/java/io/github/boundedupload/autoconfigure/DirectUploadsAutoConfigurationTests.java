@@ -8,6 +8,9 @@ import io.github.boundedupload.direct.FileToUpload;
 import io.github.boundedupload.direct.GrantRefusedException;
 import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.jdbc.JdbcGrantStore;
+import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.local.LocalUploadSigner;
+import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
@@ -23,6 +26,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -117,12 +124,79 @@ class DirectUploadsAutoConfigurationTests {
                 });
     }
 
+    /**
+     * On the local disk, the application signs URLs of its own and a servlet filter receives them: the whole flow,
+     * the PUT through the filter as a servlet container hands it over, a tampered one refused with nothing stored.
+     */
+    @Test
+    void onTheLocalDiskTheApplicationSignsAndReceivesTheUploads() {
+        new WebApplicationContextRunner().withConfiguration(TestSupport.boundedUpload())
+                .withUserConfiguration(JournalAutoConfigurationTests.Database.class)
+                .withPropertyValues("bounded-upload.local.root=" + root, "bounded-upload.journal.enabled=true",
+                        "bounded-upload.direct.enabled=true", "bounded-upload.direct.local-path=/files")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(LocalUploadSigner.class).hasSingleBean(LocalUploadFilter.class);
+                    DirectUploads direct = context.getBean(DirectUploads.class);
+                    byte[] content = "week 3".getBytes(StandardCharsets.UTF_8);
+                    UploadGrant grant = direct.grant("alice", List.of(FileToUpload.of("notes.txt", content.length,
+                            "text/plain"))).get(0);
+                    SignedRequest put = grant.signedRequest().orElseThrow();
+                    assertThat(put.url().getPath()).isEqualTo("/files");
+                    LocalUploadFilter filter = context.getBean(LocalUploadFilter.class);
+
+                    MockHttpServletResponse tampered = send(filter, put.url().getRawQuery().replace("size=6",
+                            "size=7"), "text/plain", "week 33".getBytes(StandardCharsets.UTF_8));
+                    assertThat(tampered.getStatus()).isEqualTo(403);
+                    assertThat(root.resolve(grant.stagingKey())).doesNotExist();
+                    MockHttpServletResponse sent = send(filter, put.url().getRawQuery(), "text/plain", content);
+                    assertThat(sent.getStatus()).isEqualTo(200);
+
+                    BatchResult confirmed = direct.confirm("alice", List.of(grant.id()));
+                    assertThat(Files.readAllBytes(root.resolve(confirmed.storedObjects().get(0).key())))
+                            .isEqualTo(content);
+                });
+    }
+
+    private static MockHttpServletResponse send(LocalUploadFilter filter, String query, String type, byte[] body)
+            throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("PUT", "/files");
+        request.setQueryString(query);
+        request.setContentType(type);
+        request.setContent(body);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        filter.doFilter(request, response, new MockFilterChain());
+        return response;
+    }
+
     @Test
     void withoutASignerStartUpFailsSayingSo() {
-        runner().run(context -> assertThat(context).hasFailed().getFailure().rootCause()
-                .hasMessage("bounded-upload.direct.enabled is true, but the storage signs no uploads.")
+        runner().withUserConfiguration(OwnStorage.class).run(context -> assertThat(context).hasFailed().getFailure()
+                .rootCause().hasMessage("bounded-upload.direct.enabled is true, but the storage signs no uploads.")
                 .isInstanceOfSatisfying(UploaderSetupException.class, e -> assertThat(e.action())
                         .contains("bounded-upload.s3.bucket", "UploadSigner bean")));
+    }
+
+    /** A storage of the application's own, which signs nothing. */
+    @Configuration(proxyBeanMethods = false)
+    static class OwnStorage {
+
+        @Bean
+        FileUploader fileUploader(@org.springframework.beans.factory.annotation.Value("${bounded-upload.local.root}")
+                Path root) throws java.io.IOException {
+            LocalFileUploader local = new LocalFileUploader(root);
+            return new FileUploader() {
+                @Override
+                public io.github.boundedupload.StoredObject upload(io.github.boundedupload.spi.UploadRequest request)
+                        throws java.io.IOException {
+                    return local.upload(request);
+                }
+
+                @Override
+                public void delete(String key) throws java.io.IOException {
+                    local.delete(key);
+                }
+            };
+        }
     }
 
     @Test
