@@ -85,6 +85,31 @@ class BrowserIT extends LocalDiskTest {
         assertThat(weekRows()).isOne();
     }
 
+    /**
+     * Direct uploads on the local disk: the same page, the signed PUTs to the application's own URLs (the starter's
+     * filter receives them), so the example needs nothing installed. On S3: {@code DirectUploadBrowserIT}.
+     */
+    @Test
+    void sendsTheFilesStraightToTheLocalDiskOnTheApplicationsOwnSignedUrls() throws Exception {
+        Path dir = Files.createTempDirectory("study-week-files");
+        Path png = Files.copy(Path.of("..", "plain-java", "sample-files", "Algorithm.png"), dir.resolve("Algorithm.png"));
+        Path korean = Files.writeString(dir.resolve("노트.txt"), "노트", StandardCharsets.UTF_8);
+
+        fillTheForm("Week 5", png, korean);
+        WebElement direct = browser.findElement(By.id("direct"));
+        new WebDriverWait(browser, WAIT).until(ExpectedConditions.visibilityOf(direct));
+        direct.click();
+        browser.findElement(By.id("submit")).click();
+
+        new WebDriverWait(browser, WAIT).until(ExpectedConditions.visibilityOfElementLocated(By.id("result")));
+        assertThat(states()).containsExactly("stored", "stored");
+        List<String> keys = keysInTheDatabase();
+        assertThat(keysOnDisk()).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(Files.readAllBytes(DATA.resolve("uploads").resolve(keys.get(0)))).isEqualTo(Files.readAllBytes(png));
+        assertThat(Files.readString(DATA.resolve("uploads").resolve(keys.get(1)), StandardCharsets.UTF_8))
+                .isEqualTo("노트");
+    }
+
     @Test
     void showsWhyTheServerRefusedTheUpload() throws Exception {
         Path dir = Files.createTempDirectory("study-week-files");

@@ -95,6 +95,7 @@ class DirectUploadBrowserIT extends AppTest {
             assertThat(BUCKET.read(keys.get(i))).as(keys.get(i)).contains(Files.readAllBytes(files.get(i)));
         }
         assertThat(weekRows()).isOne();
+        assertThat(BUCKET.keys("staging/")).as("the staging objects, once the week committed").isEmpty();
     }
 
     @Test
