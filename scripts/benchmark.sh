@@ -6,6 +6,10 @@
 #                                   servers, and B's pairs in one JVM (about two hours on 2 cores)
 #   scripts/benchmark.sh --quick    small batches, 2 rounds of 1 run, report in benchmarks/target/report/ (a few minutes)
 #   scripts/benchmark.sh --scenarios=A,C [--quick]    only some scenarios (report in benchmarks/target/report/)
+#   scripts/benchmark.sh --direct   issue 48's measurement only: source 001's batch and large files through the
+#                                   application against direct uploads, on both servers, 3 rounds (about 20 minutes),
+#                                   written into its section of docs/benchmarks.md (DirectBenchmark); with --quick,
+#                                   small files and one round, to benchmarks/target/report/benchmarks-direct.md
 #   BOUNDED_UPLOAD_S3_SERVER=versitygw scripts/benchmark.sh    one server only (default: localstack,versitygw; in a
 #                                   run on both, D and E, in process, run with LocalStack, and F with versitygw;
 #                                   report in benchmarks/target/report/)
@@ -58,13 +62,38 @@ done
 [ -n "${BOUNDED_UPLOAD_S3_SERVER:-}" ] && [ "$BOUNDED_UPLOAD_S3_SERVER" != localstack,versitygw ] && out=benchmarks/target/report
 [ "$tls" = true ] && out=benchmarks/target/report-tls
 export BOUNDED_UPLOAD_TOXIPROXY_URL=http://127.0.0.1:${BOUNDED_UPLOAD_TOXIPROXY_PORT:-8474}
-kept=()
-for server in $(echo "${BOUNDED_UPLOAD_S3_SERVER:-localstack,versitygw}" | tr ',' ' '); do
-  case "$server" in
-    localstack) endpoint=$scheme://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566} ;;
-    versitygw) endpoint=$scheme://127.0.0.1:$vg_port ;;
-    *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must list localstack and/or versitygw" >&2; exit 1 ;;
+servers=$(echo "${BOUNDED_UPLOAD_S3_SERVER:-localstack,versitygw}" | tr ',' ' ')
+endpoint_of() {
+  case "$1" in
+    localstack) echo "$scheme://127.0.0.1:${BOUNDED_UPLOAD_LOCALSTACK_PORT:-4566}" ;;
+    versitygw) echo "$scheme://127.0.0.1:$vg_port" ;;
+    *) echo "benchmark.sh: BOUNDED_UPLOAD_S3_SERVER must list localstack and/or versitygw" >&2; return 1 ;;
   esac
+}
+classpath="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
+
+if [[ " $* " == *" --direct "* ]]; then
+  quick=(); doc=docs/benchmarks.md; direct_files=()
+  if [[ " $* " == *" --quick "* ]]; then
+    quick=(--quick); doc=benchmarks/target/report/benchmarks-direct.md; mkdir -p benchmarks/target/report
+  fi
+  for server in $servers; do
+    endpoint=$(endpoint_of "$server")
+    BOUNDED_UPLOAD_S3_SERVER=$server BOUNDED_UPLOAD_S3_ENDPOINT=$endpoint \
+      "$JAVA" -Xmx256m -Dbench.data=benchmarks/target/bench-data ${tls_options[@]+"${tls_options[@]}"} -cp "$classpath" \
+      io.github.boundedupload.benchmarks.DirectBenchmark ${quick[@]+"${quick[@]}"} \
+      "--results=benchmarks/target/direct-$server-results.txt"
+    direct_files+=("benchmarks/target/direct-$server-results.txt")
+  done
+  "$JAVA" -cp "$classpath" io.github.boundedupload.benchmarks.DirectBenchmark \
+    "--report-from=$(IFS=,; echo "${direct_files[*]}")" "--doc=$doc"
+  echo "[benchmark] direct uploads: $doc"
+  exit 0
+fi
+
+kept=()
+for server in $servers; do
+  endpoint=$(endpoint_of "$server")
   BOUNDED_UPLOAD_S3_SERVER=$server BOUNDED_UPLOAD_S3_ENDPOINT=$endpoint \
     "$JAVA" -Xmx256m -Djava.awt.headless=true -Dbench.data=benchmarks/target/bench-data ${tls_options[@]+"${tls_options[@]}"} \
     -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" \
