@@ -45,7 +45,7 @@ final class DirectReport {
                 + " application grants a signed PUT per file, a client process of its own sends the bytes to S3, the"
                 + " application confirms: a HeadObject and a server-side copy per file, multipart copies for the large"
                 + " ones). Each application is a JVM of its own (`-Xmx512m`, a blocking client of 64 connections):"
-                + " its process's CPU, the peak of its heap pools and of its threads over the request, and the"
+                + " its process's CPU, the peak of its heap pools (what was allocated before a collection, not only what was live) and of its threads over the request, and the"
                 + " request's time (grant and confirm, directly); the client's sending is its own column. Medians of "
                 + rounds + " round(s), on this 2-core machine with the server on it too: compare the rows of one"
                 + " server and workload with each other. `scripts/benchmark.sh --direct` measures and writes this"
