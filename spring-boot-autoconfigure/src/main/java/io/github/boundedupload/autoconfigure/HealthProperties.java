@@ -15,6 +15,20 @@ public class HealthProperties {
      */
     private Duration timeout = Duration.ofSeconds(5);
 
+    /**
+     * How long the answer of the storage's check (S3's HeadBucket) is reused by later probes, so that a probe every few
+     * seconds in every instance does not become a request to S3 each; 0 checks at every probe.
+     */
+    private Duration cacheTime = Duration.ofSeconds(5);
+
+    public Duration getCacheTime() {
+        return cacheTime;
+    }
+
+    public void setCacheTime(Duration cacheTime) {
+        this.cacheTime = cacheTime;
+    }
+
     public Duration getTimeout() {
         return timeout;
     }

@@ -1,6 +1,7 @@
 package io.github.boundedupload.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,21 +22,46 @@ final class S3BucketCheck {
 
     private final String bucket;
     private final Duration healthTimeout;
+    private final long cacheNanos;
     private final Supplier<@Nullable S3AsyncClient> asyncClient;
     private final Supplier<@Nullable S3Client> client;
+    private @Nullable Answer last;
+
+    /** An answer of HeadBucket, kept for later probes: when, whether UP, and the details it added. */
+    private record Answer(long at, boolean up, Map<String, Object> details) {
+    }
 
     /**
      * @param bucket the bucket
      * @param healthTimeout how long HeadBucket may take, retries included
+     * @param cacheTime how long an answer is reused by later probes
      * @param asyncClient the non-blocking client in use, if any (it may be built after this check)
      * @param client the blocking client in use, if any
      */
-    S3BucketCheck(String bucket, Duration healthTimeout, Supplier<@Nullable S3AsyncClient> asyncClient,
-            Supplier<@Nullable S3Client> client) {
+    S3BucketCheck(String bucket, Duration healthTimeout, Duration cacheTime,
+            Supplier<@Nullable S3AsyncClient> asyncClient, Supplier<@Nullable S3Client> client) {
         this.bucket = bucket;
         this.healthTimeout = healthTimeout;
+        this.cacheNanos = cacheTime.toNanos();
         this.asyncClient = asyncClient;
         this.client = client;
+    }
+
+    /**
+     * The last answer while it is younger than the cache time, else a new HeadBucket; probes that come while one runs
+     * wait for its answer rather than send their own.
+     */
+    synchronized boolean check(Map<String, Object> details) {
+        long now = System.nanoTime();
+        Answer kept = last;
+        if (kept == null || now - kept.at() >= cacheNanos) {
+            Map<String, Object> added = new LinkedHashMap<>();
+            boolean up = headBucket(added);
+            kept = new Answer(now, up, Map.copyOf(added));
+            last = kept;
+        }
+        details.putAll(kept.details());
+        return kept.up();
     }
 
     /**
@@ -43,7 +69,7 @@ final class S3BucketCheck {
      * DOWN; a forbidden HeadBucket (403) is UP, because the bucket exists and the application may well be allowed to
      * put objects without being allowed to list the bucket.
      */
-    boolean check(Map<String, Object> details) {
+    private boolean headBucket(Map<String, Object> details) {
         HeadBucketRequest request = HeadBucketRequest.builder().bucket(bucket)
                 .overrideConfiguration(o -> o.apiCallTimeout(healthTimeout)).build();
         try {

@@ -74,7 +74,8 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         this.client = client;
         this.asyncClient = asyncClient;
         this.presigners = presigners;
-        this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, () -> this.asyncClient, () -> this.client);
+        this.bucketCheck = new S3BucketCheck(bucket, healthTimeout, properties.getHealth().getCacheTime(),
+                () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
         if (properties.getLocal().getRoot() != null) {

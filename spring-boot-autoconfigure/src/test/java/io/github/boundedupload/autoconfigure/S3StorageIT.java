@@ -214,6 +214,24 @@ class S3StorageIT {
         });
     }
 
+    /**
+     * A probe every few seconds in every instance is not a HeadBucket each: the answer is reused for
+     * {@code bounded-upload.health.cache-time}; with 0, every probe asks S3.
+     */
+    @Test
+    void healthReusesTheBucketsAnswerForItsCacheTime() {
+        String name = "bu-health-cache-" + UUID.randomUUID().toString().substring(0, 8);
+        services.s3Client().createBucket(b -> b.bucket(name));
+        runner(name, "false").withPropertyValues("bounded-upload.health.cache-time=1h").run(context -> {
+            assertThat(TestSupport.health(context.getBean(INDICATOR)).status()).isEqualTo("UP");
+            services.s3Client().deleteBucket(b -> b.bucket(name));
+            assertThat(TestSupport.health(context.getBean(INDICATOR)).status()).as("the first answer, reused")
+                    .isEqualTo("UP");
+        });
+        runner(name, "false").withPropertyValues("bounded-upload.health.cache-time=0s").run(context -> assertThat(
+                TestSupport.health(context.getBean(INDICATOR)).status()).isEqualTo("DOWN"));
+    }
+
     @ParameterizedTest(name = "non-blocking={0}")
     @ValueSource(strings = { "true", "false" })
     void healthIsDownWhenTheBucketDoesNotExist(String nonBlocking) {
