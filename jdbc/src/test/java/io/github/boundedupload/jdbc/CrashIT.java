@@ -59,11 +59,8 @@ class CrashIT {
 
     @Test
     void afterKillsAtRandomPointsTheBucketHoldsExactlyTheObjectsOfCommittedRows() throws Exception {
-        String url = Postgres.newDatabase("crash");
+        String url = databaseWithAttachments("crash");
         DataSource database = Postgres.dataSource(url);
-        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE attachment (object_key VARCHAR(1024) PRIMARY KEY)");
-        }
         FileUploader storage = io.github.boundedupload.s3.S3FileUploader.builder(services.s3Client(), bucket.name())
                 .build();
         Random random = new Random(SEED);
@@ -115,13 +112,34 @@ class CrashIT {
     }
 
     private Process start(String url, long seed) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                CrashChild.class.getName(), url, services.s3Endpoint().toString(), S3TestServices.ACCESS_KEY,
-                S3TestServices.SECRET_KEY, services.region().id(), bucket.name(), String.valueOf(BATCHES_PER_CHILD),
+        return startChild(CrashChild.class, url, bucket, "crash-child.log", String.valueOf(BATCHES_PER_CHILD),
                 String.valueOf(seed));
-        File log = Path.of("target", "crash-child.log").toFile();
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log)).start();
+    }
+
+    /** A new PostgreSQL database with the application's table of the children's rows, {@code attachment}. */
+    static String databaseWithAttachments(String name) throws SQLException {
+        String url = Postgres.newDatabase(name);
+        try (Connection c = Postgres.dataSource(url).getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE attachment (object_key VARCHAR(1024) PRIMARY KEY)");
+        }
+        return url;
+    }
+
+    /**
+     * Starts a child JVM on this test's class path: its main class, then what every child takes first
+     * ({@link ChildArgs}: the database, the S3 endpoint, keys and region), the bucket, then its own arguments; its
+     * standard error appended to {@code target/<log>}.
+     */
+    static Process startChild(Class<?> main, String url, TestBucket bucket, String log, String... own)
+            throws IOException {
+        S3TestServices services = S3TestServices.get();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                main.getName(), url, services.s3Endpoint().toString(), S3TestServices.ACCESS_KEY,
+                S3TestServices.SECRET_KEY, services.region().id(), bucket.name()));
+        command.addAll(List.of(own));
+        File file = Path.of("target", log).toFile();
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(file)).start();
     }
 
     /**

@@ -6,13 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,11 +52,8 @@ class DirectCrashIT {
 
     @Test
     void afterKillsAtRandomPointsTheBucketHoldsExactlyTheCopiesOfCommittedRows() throws Exception {
-        String url = Postgres.newDatabase("direct_crash");
+        String url = CrashIT.databaseWithAttachments("direct_crash");
         DataSource database = Postgres.dataSource(url);
-        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE attachment (object_key VARCHAR(1024) PRIMARY KEY)");
-        }
         FileUploader storage = io.github.boundedupload.s3.S3FileUploader.builder(services.s3Client(), bucket.name())
                 .build();
         Random random = new Random(SEED);
@@ -100,12 +94,7 @@ class DirectCrashIT {
     }
 
     private Process start(String url, long seed) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                DirectCrashChild.class.getName(), url, services.s3Endpoint().toString(), S3TestServices.ACCESS_KEY,
-                S3TestServices.SECRET_KEY, services.region().id(), bucket.name(), String.valueOf(ROUNDS_PER_CHILD),
-                String.valueOf(seed));
-        File log = Path.of("target", "direct-crash-child.log").toFile();
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log)).start();
+        return CrashIT.startChild(DirectCrashChild.class, url, bucket, "direct-crash-child.log",
+                String.valueOf(ROUNDS_PER_CHILD), String.valueOf(seed));
     }
 }
