@@ -124,6 +124,10 @@ install_versitygw() {
 versitygw_up() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$VG_PORT/" 2>/dev/null)" = 403 ]; }
 
 localstack_up() { curl -fsS "http://127.0.0.1:$LS_PORT/_localstack/health" 2>/dev/null | grep -q '"s3": *"\(available\|running\)"'; }
+# Healthy is not yet serving: right after start an S3 request can still get 501 "no handler for operation" (seen when
+# three test JVMs created their buckets at once). Ready once an S3 request (ListBuckets, which LocalStack takes
+# unsigned) is answered 200.
+localstack_serves_s3() { [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$LS_PORT/" 2>/dev/null)" = 200 ]; }
 toxiproxy_up() { curl -fsS "http://127.0.0.1:$TP_PORT/version" >/dev/null 2>&1; }
 
 wait_for() { # name, check function, seconds
@@ -203,6 +207,7 @@ start() {
   wait_for toxiproxy toxiproxy_up 30
   wait_for versitygw versitygw_up 30
   wait_for localstack localstack_up 120
+  wait_for localstack localstack_serves_s3 60
   log "LocalStack on http://127.0.0.1:$LS_PORT, versitygw on http://127.0.0.1:$VG_PORT, Toxiproxy on http://127.0.0.1:$TP_PORT"
 }
 
