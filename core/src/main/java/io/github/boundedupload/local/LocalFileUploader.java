@@ -6,6 +6,7 @@ import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.ListedObject;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.support.Keys;
+import io.github.boundedupload.support.Checksums;
 import io.github.boundedupload.support.SafeText;
 import java.io.File;
 import java.io.IOException;

@@ -7,6 +7,7 @@ import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadRequest;
 import io.github.boundedupload.spi.UploadSigner;
+import io.github.boundedupload.support.Checksums;
 import io.github.boundedupload.support.SafeText;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import javax.crypto.Mac;
@@ -46,6 +48,8 @@ public final class LocalUploadSigner implements UploadSigner {
 
     private static final int MIN_SECRET_BYTES = 32;
     private static final String HMAC = "HmacSHA256";
+    /** The query parameters a signature covers, in the order it covers them. */
+    private static final List<String> SIGNED = List.of("key", "size", "type", "algorithm", "checksum", "expires");
 
     private final LocalFileUploader storage;
     private final String path;
@@ -139,7 +143,7 @@ public final class LocalUploadSigner implements UploadSigner {
     public StoredObject receive(Map<String, String> query, @Nullable String contentType, long contentLength,
             InputStream body) throws IOException {
         Map<String, String> fields = new LinkedHashMap<>();
-        for (String name : new String[] {"key", "size", "type", "algorithm", "checksum", "expires"}) {
+        for (String name : SIGNED) {
             String value = query.get(name);
             if (value != null) {
                 fields.put(name, value);
@@ -196,7 +200,7 @@ public final class LocalUploadSigner implements UploadSigner {
 
     private String signature(Map<String, String> fields) {
         StringBuilder canonical = new StringBuilder("PUT");
-        for (String name : new String[] {"key", "size", "type", "algorithm", "checksum", "expires"}) {
+        for (String name : SIGNED) {
             canonical.append('\n').append(fields.getOrDefault(name, ""));
         }
         try {

@@ -216,8 +216,7 @@ public final class JdbcGrantStore implements GrantStore {
         return inTransaction("find grants", c -> {
             List<UploadGrant> found = new ArrayList<>();
             try (PreparedStatement select = c.prepareStatement("SELECT " + COLUMNS + " FROM bounded_upload_grant"
-                    + " WHERE caller = ? AND grant_id IN (" + String.join(", ", Collections.nCopies(ids.size(), "?"))
-                    + ") FOR UPDATE")) {
+                    + " WHERE caller = ? AND grant_id IN (" + placeholders(ids.size()) + ") FOR UPDATE")) {
                 select.setString(1, caller);
                 int index = 2;
                 for (String id : ids) {
@@ -261,8 +260,7 @@ public final class JdbcGrantStore implements GrantStore {
             }
             List<String> keys = new ArrayList<>();
             try (PreparedStatement select = c.prepareStatement("SELECT staging_key FROM bounded_upload_grant"
-                    + " WHERE caller = ? AND grant_id IN (" + String.join(", ", Collections.nCopies(stored.size(),
-                            "?")) + ")")) {
+                    + " WHERE caller = ? AND grant_id IN (" + placeholders(stored.size()) + ")")) {
                 select.setString(1, caller);
                 int index = 2;
                 for (String id : stored.keySet()) {
@@ -282,6 +280,11 @@ public final class JdbcGrantStore implements GrantStore {
         } else {
             transaction.afterCommit(() -> removeStaging(staging));
         }
+    }
+
+    /** {@code ?, ?, ...}: the parameters of an {@code IN} list of {@code count} values. */
+    private static String placeholders(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
     }
 
     private void removeStaging(List<String> keys) {

@@ -1,5 +1,6 @@
 package io.github.boundedupload.s3.internal;
 
+import io.github.boundedupload.support.Checksums;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -111,7 +112,7 @@ final class Sent {
         if (file == null || algorithm == null || complete != null) {
             return;
         }
-        Digest digest = Digest.of(algorithm);
+        Checksums digest = Digest.of(algorithm);
         byte[] buffer = new byte[64 * 1024];
         long left = length;
         try (InputStream in = Files.newInputStream(file)) {
@@ -130,7 +131,7 @@ final class Sent {
 
     /** One attempt; used by one thread at a time. */
     final class Attempt {
-        private final @Nullable Digest digest = algorithm == null ? null : Digest.of(algorithm);
+        private final @Nullable Checksums digest = algorithm == null ? null : Digest.of(algorithm);
         private long count;
         private long reported;
 

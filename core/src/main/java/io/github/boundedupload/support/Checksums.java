@@ -1,4 +1,4 @@
-package io.github.boundedupload.local;
+package io.github.boundedupload.support;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -12,10 +12,11 @@ import java.util.zip.Checksum;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The checksums S3 knows ({@code CRC32}, {@code CRC32C}, {@code SHA1}, {@code SHA256}), in S3's format: Base64 of the
- * big-endian value or of the digest. Not thread-safe. Changes when another algorithm is supported.
+ * A running checksum of one of the algorithms S3 knows ({@code CRC32}, {@code CRC32C}, {@code SHA1}, {@code SHA256}),
+ * given in S3's format: Base64 of the big-endian CRC, or of the digest. For a storage that checks or reports what it
+ * was sent as S3 does. Not thread-safe. Changes when S3 knows another algorithm.
  */
-final class Checksums {
+public final class Checksums {
 
     private final @Nullable Checksum crc;
     private final @Nullable MessageDigest digest;
@@ -32,7 +33,7 @@ final class Checksums {
      * @return the checksum, at zero bytes
      * @throws IllegalArgumentException for any other algorithm
      */
-    static Checksums of(String algorithm) {
+    public static Checksums of(String algorithm) {
         switch (algorithm.toUpperCase(Locale.ROOT)) {
             case "CRC32":
                 return new Checksums(new CRC32(), null);
@@ -56,18 +57,47 @@ final class Checksums {
         }
     }
 
-    void update(byte[] bytes, int offset, int length) {
+    /** The digest, when this is not a CRC: the constructor is given exactly one of the two. */
+    private MessageDigest digest() {
+        return Objects.requireNonNull(digest, "a digest");
+    }
+
+    /**
+     * Adds bytes.
+     *
+     * @param bytes the bytes
+     * @param offset where they start
+     * @param length how many
+     */
+    public void update(byte[] bytes, int offset, int length) {
         if (crc != null) {
             crc.update(bytes, offset, length);
         } else {
-            Objects.requireNonNull(digest).update(bytes, offset, length);
+            digest().update(bytes, offset, length);
         }
     }
 
-    /** The value so far, in S3's format. */
-    String base64() {
-        byte[] value = crc != null ? ByteBuffer.allocate(4).putInt((int) crc.getValue()).array()
-                : Objects.requireNonNull(digest).digest();
+    /**
+     * Adds the remaining bytes of a buffer, leaving the buffer's position where it was.
+     *
+     * @param buffer the bytes
+     */
+    public void update(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate();
+        if (crc != null) {
+            crc.update(view);
+        } else {
+            digest().update(view);
+        }
+    }
+
+    /**
+     * The checksum of the bytes so far, in S3's format. A digest is finished by this: call it once.
+     *
+     * @return Base64 of the big-endian CRC, or of the digest
+     */
+    public String base64() {
+        byte[] value = crc != null ? ByteBuffer.allocate(4).putInt((int) crc.getValue()).array() : digest().digest();
         return Base64.getEncoder().encodeToString(value);
     }
 }
