@@ -3,12 +3,17 @@ package io.github.boundedupload.direct;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.BatchResult;
+import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.spi.SignRequest;
+import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
 import io.github.boundedupload.support.SafeText;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +24,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Direct uploads: the bytes go from the client (a browser, a mobile app) to the storage, and never cross the
@@ -38,6 +46,13 @@ import java.util.UUID;
  * BatchResult result = direct.confirm(userId, ids);   // in the caller's transaction, with a journal
  * }</pre>
  *
+ * <p><b>Large files go in parts.</b> A file larger than {@link Builder#partsAbove(long)} (100 MiB by default), where
+ * the signer signs multipart uploads (S3's does when it has a client), gets a multipart upload, started at the grant,
+ * and a signed PUT per part ({@link UploadGrant#signedParts()}): one PUT of S3 stores at most 5 GiB, and parts can be
+ * sent several at once and again after a failure. The confirm completes the upload (every part there, the announced
+ * size in all), then copies it as any other; an upload nobody completes is aborted by the store's reconciliation. The
+ * storage keeps a checksum per part, not one of the object: a file sent in parts is announced without a checksum.
+ *
  * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing.
  * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. The staging objects
  * are not deleted by the confirm (a journal may still roll it back): a store that reconciles the staging prefix
@@ -54,7 +69,16 @@ public final class DirectUploads {
     public static final long DEFAULT_MAX_BYTES_PER_REQUEST = 1024L * 1024 * 1024;
     /** Default {@link Builder#maxOutstandingPerCaller(int)}. */
     public static final int DEFAULT_MAX_OUTSTANDING_PER_CALLER = 100;
+    /** Default {@link Builder#partsAbove(long)}: 100 MiB. */
+    public static final long DEFAULT_PARTS_ABOVE = 100L * 1024 * 1024;
+    /** Default {@link Builder#partSize(long)}: 16 MiB. */
+    public static final long DEFAULT_PART_SIZE = 16L * 1024 * 1024;
+    /** The smallest part but the last that S3 takes: 5 MiB. */
+    public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
+    /** The most parts of one multipart upload that S3 takes. */
+    static final int MAX_PARTS = 10_000;
     private static final int MAX_CALLER_LENGTH = 200;
+    private static final Logger LOG = LoggerFactory.getLogger(DirectUploads.class);
 
     private final ConcurrentAttachmentUploader uploader;
     private final UploadSigner signer;
@@ -63,6 +87,8 @@ public final class DirectUploads {
     private final Duration lifetime;
     private final Announced announced;
     private final int maxOutstandingPerCaller;
+    private final long partsAbove;
+    private final long partSize;
 
     private DirectUploads(Builder builder) {
         this.uploader = builder.uploader;
@@ -74,6 +100,12 @@ public final class DirectUploads {
                 ? uploader.config().maxAttachmentSize() : builder.maxBytesPerFile, builder.maxBytesPerRequest,
                 builder.contentTypes);
         this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
+        this.partsAbove = builder.partsAbove;
+        this.partSize = builder.partSize;
+        if (signer.signsParts() && partsAbove > signer.largestPut()) {
+            throw new IllegalArgumentException("partsAbove " + partsAbove + " is more than the " + signer.largestPut()
+                    + " bytes one signed request of " + signer + " stores");
+        }
         // What the staging prefix holds is removed once no grant covers it: the uploader's own keys must lie elsewhere.
         String sample = uploader.check(List.of(Attachment.of("sample.bin", new byte[0]))).get(0);
         if (sample.startsWith(stagingPrefix)) {
@@ -81,7 +113,7 @@ public final class DirectUploads {
                     + " the staging prefix " + SafeText.quote(stagingPrefix) + ", whose objects are removed once no"
                     + " grant covers them: give the staging prefix a place of its own");
         }
-        store.serve(stagingPrefix, lifetime);
+        store.serve(stagingPrefix, lifetime, signer);
     }
 
     /**
@@ -98,7 +130,8 @@ public final class DirectUploads {
     /**
      * Grants one request of files: every file is checked first (its name by the uploader's own checks, its size, its
      * content type and checksum algorithm, and the request's count and bytes), then a grant per file is kept, then a
-     * request per file is signed. Nothing is kept or signed when anything is refused.
+     * request per file is signed. Nothing is kept or signed when anything is refused (the multipart upload of a file
+     * sent in parts is started, and its parts signed, before its grant is kept: it is aborted then).
      *
      * @param caller the caller key the grants are bound to (a user, a tenant), at most 200 characters
      * @param files the files the client announced, in order
@@ -110,28 +143,94 @@ public final class DirectUploads {
         checkCaller(caller);
         List<Attachment> attachments = announced.check(files);
         uploader.check(attachments); // names, and the uploader's own bounds, as for an upload
+        for (int i = 0; i < files.size(); i++) {
+            checkSendable(i, files.get(i));
+        }
         Instant now = Instant.now();
         Instant expiresAt = now.plus(lifetime);
         List<UploadGrant> grants = new ArrayList<>();
-        for (FileToUpload file : files) {
-            String id = UUID.randomUUID().toString();
-            grants.add(new UploadGrant(id, caller, file, stagingPrefix + id, expiresAt, null, null));
+        boolean added = false;
+        try {
+            // Multipart uploads are started before the grants are kept: an upload's id is part of its grant. They are
+            // aborted below when the grants are not kept; the reconciliation aborts them when this process dies first.
+            for (int i = 0; i < files.size(); i++) {
+                FileToUpload file = files.get(i);
+                String id = UUID.randomUUID().toString();
+                UploadGrant grant = UploadGrant.of(id, caller, file, stagingPrefix + id, expiresAt);
+                grants.add(inParts(file) ? startParts(i, grant) : grant);
+            }
+            added = store.add(caller, grants.stream().map(UploadGrant::unsigned).toList(), maxOutstandingPerCaller,
+                    now);
+        } finally {
+            if (!added) {
+                abortParts(grants);
+            }
         }
-        if (!store.add(caller, grants, maxOutstandingPerCaller, now)) {
+        if (!added) {
             throw new GrantRefusedException("the caller would hold more than the " + maxOutstandingPerCaller
                     + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
         }
-        List<UploadGrant> signed = new ArrayList<>();
-        for (UploadGrant grant : grants) {
-            FileToUpload file = grant.file();
-            SignRequest.Builder request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                    .lifetime(lifetime);
+        return grants.stream().map(grant -> grant.parts() != null ? grant : grant.withRequest(signPut(grant)))
+                .toList();
+    }
+
+    /** Refuses a file that no signed request of this signer can carry, or that goes in parts with a checksum. */
+    private void checkSendable(int index, FileToUpload file) {
+        String label = SafeText.label(index, file.fileName());
+        if (inParts(file)) {
             if (file.checksum() != null) {
-                request.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
+                throw new GrantRefusedException(label + " is " + file.size() + " bytes, more than the " + partsAbove
+                        + " above which a file is sent in parts, whose checksum the storage keeps per part and not of"
+                        + " the whole file: announce it without a checksum");
             }
-            signed.add(grant.withRequest(signer.signPut(request.build())));
+        } else if (file.size() > signer.largestPut()) {
+            throw new GrantRefusedException(label + " is " + file.size() + " bytes: one signed request of " + signer
+                    + " stores at most " + signer.largestPut() + " bytes, and it signs no multipart uploads");
         }
-        return signed;
+    }
+
+    private boolean inParts(FileToUpload file) {
+        return file.size() > partsAbove && signer.signsParts();
+    }
+
+    private SignedRequest signPut(UploadGrant grant) {
+        FileToUpload file = grant.file();
+        SignRequest.Builder request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
+                .lifetime(lifetime);
+        if (file.checksum() != null) {
+            request.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
+        }
+        return signer.signPut(request.build());
+    }
+
+    private UploadGrant startParts(int index, UploadGrant grant) {
+        FileToUpload file = grant.file();
+        SignRequest request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
+                .lifetime(lifetime).build();
+        // Parts of at least partSize, and no more than S3's 10,000 of them.
+        long size = Math.max(partSize, (file.size() + MAX_PARTS - 1) / MAX_PARTS);
+        try {
+            return grant.withParts(signer.signParts(request, size));
+        } catch (IOException e) {
+            throw new UploadException("could not start the multipart upload of " + SafeText.label(index,
+                    file.fileName()) + ": nothing was granted: " + SafeText.describe(e), e);
+        }
+    }
+
+    /** Aborts the multipart uploads of grants that are not kept; what fails the reconciliation aborts later. */
+    private void abortParts(List<UploadGrant> grants) {
+        for (UploadGrant grant : grants) {
+            String uploadId = grant.uploadId();
+            if (uploadId != null) {
+                try {
+                    signer.abortParts(grant.stagingKey(), uploadId);
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("direct uploads: could not abort the multipart upload of a grant that was not kept; the"
+                            + " reconciliation (or the bucket's lifecycle rule) aborts it later: {}",
+                            SafeText.describe(e));
+                }
+            }
+        }
     }
 
     /**
@@ -188,15 +287,33 @@ public final class DirectUploads {
         List<Attachment> copies = new ArrayList<>();
         List<Integer> copied = new ArrayList<>();
         UploadResult[] results = new UploadResult[grants.size()];
+        boolean incomplete = false;
         for (int i = 0; i < grants.size(); i++) {
             UploadGrant grant = grants.get(i);
             StoredObject confirmed = grant.confirmed();
+            Attachment attachment = attachment(grant, metadata);
             if (confirmed != null) {
-                results[i] = UploadResult.stored(i, attachment(grant, metadata), confirmed); // confirmed before: as it was
-            } else {
-                copies.add(attachment(grant, metadata));
-                copied.add(i);
+                results[i] = UploadResult.stored(i, attachment, confirmed); // confirmed before: as it was
+                continue;
             }
+            UploadException notComplete = complete(i, grant);
+            if (notComplete == null) {
+                copies.add(attachment);
+                copied.add(i);
+            } else {
+                results[i] = UploadResult.notStored(i, attachment, grant.stagingKey(), UploadResult.Status.FAILED,
+                        notComplete);
+                incomplete = true;
+            }
+        }
+        if (incomplete && uploader.config().failurePolicy() == FailurePolicy.ALL_OR_NOTHING) {
+            UploadException stopped = new UploadException("not copied: a file of the confirm was not complete", null);
+            for (int c = 0; c < copied.size(); c++) {
+                int i = copied.get(c);
+                results[i] = UploadResult.notStored(i, copies.get(c), grants.get(i).stagingKey(),
+                        UploadResult.Status.CANCELLED, stopped);
+            }
+            throw new BatchFailedException(uploader.name(), new BatchResult(List.of(results)));
         }
         if (copies.isEmpty()) {
             return new BatchResult(List.of(results));
@@ -218,6 +335,25 @@ public final class DirectUploads {
             store.confirmed(caller, stored);
         }
         return new BatchResult(List.of(results));
+    }
+
+    /**
+     * Completes the multipart upload of a grant sent in parts; nothing for one sent in one request.
+     *
+     * @return why it could not be completed, naming the file, or {@code null}
+     */
+    private @Nullable UploadException complete(int index, UploadGrant grant) {
+        String uploadId = grant.uploadId();
+        if (uploadId == null) {
+            return null;
+        }
+        try {
+            signer.completeParts(grant.stagingKey(), uploadId, grant.file().size());
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return new UploadException(SafeText.label(index, grant.file().fileName()) + " was sent in parts, and its"
+                    + " upload could not be completed: " + SafeText.describe(e), e);
+        }
     }
 
     /** The attachment that copies a grant's object: its file's name and type, its object as announced. */
@@ -255,6 +391,8 @@ public final class DirectUploads {
         private long maxBytesPerRequest = DEFAULT_MAX_BYTES_PER_REQUEST;
         private int maxOutstandingPerCaller = DEFAULT_MAX_OUTSTANDING_PER_CALLER;
         private Set<String> contentTypes = Set.of();
+        private long partsAbove = DEFAULT_PARTS_ABOVE;
+        private long partSize = DEFAULT_PART_SIZE;
 
         private Builder(ConcurrentAttachmentUploader uploader, UploadSigner signer) {
             this.uploader = Objects.requireNonNull(uploader, "uploader");
@@ -358,6 +496,35 @@ public final class DirectUploads {
             Set<String> lower = new LinkedHashSet<>();
             types.forEach(type -> lower.add(type.toLowerCase(java.util.Locale.ROOT)));
             this.contentTypes = lower;
+            return this;
+        }
+
+        /**
+         * The size above which a file is sent in parts, where the signer signs multipart uploads
+         * ({@link UploadSigner#signsParts()}): at most what one of its signed requests stores (S3: 5 GiB). Default
+         * 100 MiB.
+         *
+         * @param bytes one or more
+         * @return this builder
+         */
+        public Builder partsAbove(long bytes) {
+            this.partsAbove = positive(bytes, "partsAbove");
+            return this;
+        }
+
+        /**
+         * The size of the parts of a file sent in parts (but its last): larger for a file that would otherwise have
+         * more than S3's 10,000 parts. Default 16 MiB.
+         *
+         * @param bytes at least 5 MiB, the smallest part S3 takes
+         * @return this builder
+         */
+        public Builder partSize(long bytes) {
+            if (bytes < MIN_PART_SIZE) {
+                throw new IllegalArgumentException("partSize must be >= " + MIN_PART_SIZE + " (5 MiB, the smallest"
+                        + " part S3 takes), was " + bytes);
+            }
+            this.partSize = bytes;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.github.boundedupload.direct;
 
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.spi.UploadSigner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -19,7 +20,7 @@ public interface GrantStore {
      * {@code maxOutstanding} grants that are neither confirmed nor expired at {@code now}.
      *
      * @param caller the caller key they are granted to
-     * @param grants the grants, without their signed requests
+     * @param grants the grants, without their signed requests (with their multipart uploads' ids)
      * @param maxOutstanding the most a caller may hold
      * @param now the time the expiries are compared with
      * @return whether they were added
@@ -46,12 +47,13 @@ public interface GrantStore {
 
     /**
      * Told by {@link DirectUploads.Builder#build()} which staging prefix its grants' objects go under and how long its
-     * signed requests live: a store that reconciles the prefix (removes what no grant covers any more) learns here what
-     * to reconcile. The default does nothing.
+     * signed requests live: a store that reconciles the prefix (removes what no grant covers any more, and aborts the
+     * multipart uploads nobody completed, through the signer) learns here what to reconcile. The default does nothing.
      *
      * @param stagingPrefix the prefix of the staging keys
      * @param lifetime how long a signed request may be used
+     * @param signer the signer of the grants' requests, which aborts their multipart uploads
      */
-    default void serve(String stagingPrefix, Duration lifetime) {
+    default void serve(String stagingPrefix, Duration lifetime, UploadSigner signer) {
     }
 }

@@ -5,6 +5,7 @@ import io.github.boundedupload.UploadException;
 import io.github.boundedupload.direct.FileToUpload;
 import io.github.boundedupload.direct.GrantStore;
 import io.github.boundedupload.direct.UploadGrant;
+import io.github.boundedupload.spi.UploadSigner;
 import io.github.boundedupload.jdbc.internal.Schema;
 import io.github.boundedupload.jdbc.internal.TaskHost;
 import io.github.boundedupload.spi.ListedObject;
@@ -30,7 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The grants of direct uploads as rows of the journal's database ({@code bounded_upload_grant}, version 3 of its
+ * The grants of direct uploads as rows of the journal's database ({@code bounded_upload_grant}, versions 3 and 4 of its
  * schema), so that any instance of a fleet confirms a grant another one made, and a caller's bound holds across the
  * fleet: instances granting to one caller at once take turns on the caller's row of {@code bounded_upload_grant_caller}.
  * Everything is written in the caller's transaction where there is one ({@link CallerTransaction}), as the journal's
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  * journal's recovery (every polling interval, on one instance of the fleet at a time), in slices of 1,000 keys: every
  * object under it written longer ago than the longest lifetime of its signed requests plus {@code longestRequest} (the
  * longest a request started before its signature expired may still be running) is deleted from the journal's storage,
+ * and every multipart upload under it started before then and still incomplete is aborted (through the signer),
  * confirmed or not: by then every grant that could cover it has expired, and a confirm must come before. A PUT that
  * lands after its grant expired goes at the next pass. Rows are forgotten a day after their grant expired (a second
  * confirm finds them until then). What it removed is counted ({@link #removedObjects()},
@@ -59,7 +61,7 @@ public final class JdbcGrantStore implements GrantStore {
 
     private static final String COLUMNS = "grant_id, caller, file_name, size_bytes, content_type, checksum_algorithm,"
             + " checksum, staging_key, expires_at, confirmed_key, confirmed_size, confirmed_etag,"
-            + " confirmed_checksum_algorithm, confirmed_checksum, confirmed_version";
+            + " confirmed_checksum_algorithm, confirmed_checksum, confirmed_version, upload_id";
 
     /** Default {@code longestRequest}: one hour (5 GB at about 2 MB/s). */
     public static final Duration DEFAULT_LONGEST_REQUEST = Duration.ofHours(1);
@@ -71,8 +73,8 @@ public final class JdbcGrantStore implements GrantStore {
 
     private final JdbcUploadJournal journal;
     private final Duration longestRequest;
-    /** Each staging prefix served, with the longest lifetime of its signed requests. */
-    private final Map<String, Duration> prefixes = new ConcurrentHashMap<>();
+    /** Each staging prefix served, with the longest lifetime of its signed requests and its signer. */
+    private final Map<String, Served> prefixes = new ConcurrentHashMap<>();
     /** Where the next slice of each prefix starts (absent: at its first key). */
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
     private final AtomicBoolean reconciling = new AtomicBoolean();
@@ -84,7 +86,7 @@ public final class JdbcGrantStore implements GrantStore {
     }
 
     /**
-     * The grants on the journal's database. Its tables are version 3 of the journal's schema: created by
+     * The grants on the journal's database. Its tables are versions 3 and 4 of the journal's schema: created by
      * {@code createTables(true)}, or by the journal's Flyway migrations and Liquibase changelog.
      *
      * @param journal the journal, whose database and caller transaction the grants use
@@ -111,8 +113,9 @@ public final class JdbcGrantStore implements GrantStore {
 
     /** Reconciles {@code stagingPrefix} from now on, in every run of the journal's recovery. */
     @Override
-    public void serve(String stagingPrefix, Duration lifetime) {
-        prefixes.merge(stagingPrefix, lifetime, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    public void serve(String stagingPrefix, Duration lifetime, UploadSigner signer) {
+        prefixes.merge(stagingPrefix, new Served(lifetime, signer), (a, b) -> a.lifetime.compareTo(b.lifetime) >= 0
+                ? a : b);
         if (reconciling.compareAndSet(false, true)) {
             journal.addToRecovery(this::reconcile);
         }
@@ -147,9 +150,9 @@ public final class JdbcGrantStore implements GrantStore {
             LOG.warn("grant store: could not forget expired grants; the next run tries again: {}",
                     SafeText.describe(e));
         }
-        prefixes.forEach((prefix, lifetime) -> {
+        prefixes.forEach((prefix, served) -> {
             try {
-                reconcile(prefix, now.minus(lifetime).minus(longestRequest));
+                reconcile(prefix, served.signer, now.minus(served.lifetime).minus(longestRequest));
             } catch (Exception e) {
                 LOG.warn("grant store: could not reconcile the staging prefix {}; the next run tries again: {}",
                         SafeText.quote(prefix), SafeText.describe(e));
@@ -157,7 +160,8 @@ public final class JdbcGrantStore implements GrantStore {
         });
     }
 
-    private void reconcile(String prefix, Instant writtenBefore) throws Exception {
+    private void reconcile(String prefix, UploadSigner signer, Instant writtenBefore) throws Exception {
+        removed.addAndGet(signer.abortIncompleteParts(prefix, writtenBefore, SLICE));
         List<ListedObject> page = journal.storage().list(prefix, cursors.get(prefix), SLICE);
         for (ListedObject object : page) {
             if (object.lastModified().isBefore(writtenBefore)) {
@@ -188,7 +192,7 @@ public final class JdbcGrantStore implements GrantStore {
                 }
             }
             try (PreparedStatement insert = c.prepareStatement("INSERT INTO bounded_upload_grant (" + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL)")) {
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, ?)")) {
                 for (UploadGrant grant : grants) {
                     FileToUpload file = grant.file();
                     insert.setString(1, grant.id());
@@ -200,6 +204,7 @@ public final class JdbcGrantStore implements GrantStore {
                     nullable(insert, 7, file.checksum());
                     insert.setString(8, grant.stagingKey());
                     insert.setLong(9, grant.expiresAt().toEpochMilli());
+                    nullable(insert, 10, grant.uploadId());
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -344,7 +349,8 @@ public final class JdbcGrantStore implements GrantStore {
             confirmed = object.build();
         }
         return new UploadGrant(rows.getString("grant_id"), rows.getString("caller"), file,
-                rows.getString("staging_key"), Instant.ofEpochMilli(rows.getLong("expires_at")), null, confirmed);
+                rows.getString("staging_key"), Instant.ofEpochMilli(rows.getLong("expires_at")),
+                rows.getString("upload_id"), null, null, confirmed);
     }
 
     private static void nullable(PreparedStatement statement, int index, @Nullable String value) throws SQLException {
@@ -380,5 +386,9 @@ public final class JdbcGrantStore implements GrantStore {
     @Override
     public String toString() {
         return "JdbcGrantStore[" + journal + "]";
+    }
+
+    /** A staging prefix's longest lifetime of signed requests, and the signer that aborts its multipart uploads. */
+    private record Served(Duration lifetime, UploadSigner signer) {
     }
 }

@@ -9,6 +9,7 @@ import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadOptions;
 import io.github.boundedupload.s3.S3UploadSigner;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadEvent;
 import io.github.boundedupload.spi.UploadListener;
@@ -19,9 +20,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import javax.sql.DataSource;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
@@ -61,8 +64,10 @@ public final class DirectCrashChild {
         ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, CrashChild.config()
                 .listener(steps).journal(journal).build());
         S3Presigner presigner = ChildArgs.presigner(args);
-        DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, bucket).build())
-                .grants(JdbcGrantStore.of(journal, LIFETIME)).lifetime(LIFETIME).build();
+        S3Client client = ChildArgs.s3(args);
+        DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, bucket).parts(client)
+                .build()).grants(JdbcGrantStore.of(journal, LIFETIME)).lifetime(LIFETIME).partsAbove(6L * 1024 * 1024)
+                .partSize(5L * 1024 * 1024).build();
         HttpClient http = HttpClient.newHttpClient();
         for (int round = 0; round < rounds; round++) {
             current[0] = round;
@@ -76,12 +81,20 @@ public final class DirectCrashChild {
                 List<UploadGrant> grants = direct.grant("alice", files);
                 say(round + " granted");
                 for (int i = 0; i < grants.size(); i++) {
-                    SignedRequest put = grants.get(i).signedRequest().orElseThrow();
-                    HttpRequest.Builder request = HttpRequest.newBuilder(put.url())
-                            .method(put.method(), HttpRequest.BodyPublishers.ofByteArray(contents.get(i)));
-                    put.headers().forEach(request::header);
-                    int status = http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-                    say(round + " sent " + i + " " + status);
+                    UploadGrant grant = grants.get(i);
+                    if (grant.signedParts().isPresent()) { // the 7 MiB file: two parts of a multipart upload
+                        SignedParts parts = grant.signedParts().get();
+                        for (int n = 0; n < parts.parts().size(); n++) {
+                            int from = (int) (n * parts.partSize());
+                            int to = (int) Math.min(contents.get(i).length, from + parts.partSize());
+                            int status = send(http, parts.parts().get(n), Arrays.copyOfRange(contents.get(i), from,
+                                    to));
+                            say(round + " sent-part " + i + " " + (n + 1) + " " + status);
+                        }
+                    } else {
+                        int status = send(http, grant.signedRequest().orElseThrow(), contents.get(i));
+                        say(round + " sent " + i + " " + status);
+                    }
                 }
                 List<String> ids = grants.stream().map(UploadGrant::id).toList();
                 try (Connection tx = database.getConnection()) {
@@ -108,6 +121,14 @@ public final class DirectCrashChild {
         uploader.close();
         journal.close();
         presigner.close();
+        client.close();
+    }
+
+    private static int send(HttpClient http, SignedRequest put, byte[] body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(put.url())
+                .method(put.method(), HttpRequest.BodyPublishers.ofByteArray(body));
+        put.headers().forEach(request::header);
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** Three small files and one of 7 MiB, above the 6 MiB multipart threshold. */

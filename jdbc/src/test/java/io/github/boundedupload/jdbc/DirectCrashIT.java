@@ -3,6 +3,7 @@ package io.github.boundedupload.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.github.boundedupload.s3.S3UploadSigner;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
@@ -19,12 +20,14 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Direct uploads killed between the upload and the confirm, and anywhere around them: a child JVM
  * ({@link DirectCrashChild}) grants, sends the files on the signed PUTs, and confirms them in a PostgreSQL transaction
  * with the application's rows, and is killed with SIGKILL at seeded random points (after the grant, after a PUT,
- * during the confirm's copies, a multipart copy among them, before and after the commit); this JVM, another instance
+ * between the two parts of a file sent in parts, during the confirm's copies, a multipart copy among them, before and after the commit); this JVM, another instance
  * on the same database, reconciles the staging prefix and recovers the journal's batches. Afterwards the bucket
  * itself holds exactly the copies of committed rows: nothing under the staging prefix, no copy of a confirm that did
  * not commit, no incomplete multipart upload, no row without its object.
@@ -33,9 +36,10 @@ class DirectCrashIT {
 
     /** Seeded, so that a failure can be replayed: the kill points are chosen from it. */
     private static final long SEED = 20261128L;
-    private static final int KILL_POINTS = 12;
+    private static final int KILL_POINTS = 14;
     private static final int ROUNDS_PER_CHILD = 2;
-    private static final String[] STEPS = {"granted", "sent", "copied", "confirmed", "rows-inserted", "committed"};
+    private static final String[] STEPS = {"granted", "sent", "sent-part", "copied", "confirmed", "rows-inserted",
+        "committed"};
 
     private static final S3TestServices services = S3TestServices.get();
     private static TestBucket bucket;
@@ -59,9 +63,14 @@ class DirectCrashIT {
         Random random = new Random(SEED);
         List<String> report = new ArrayList<>();
         int killed = 0;
-        try (JdbcUploadJournal recovering = CrashChild.journal(database, storage, "recovering")) {
+        try (JdbcUploadJournal recovering = CrashChild.journal(database, storage, "recovering");
+                S3Presigner presigner = S3Presigner.builder().region(services.region())
+                        .credentialsProvider(services.credentials()).endpointOverride(services.s3Endpoint())
+                        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+                        .build()) {
             // This instance reconciles the prefix the children grant under, as any instance of the fleet would.
-            JdbcGrantStore.of(recovering, DirectCrashChild.LIFETIME).serve("staging/", DirectCrashChild.LIFETIME);
+            JdbcGrantStore.of(recovering, DirectCrashChild.LIFETIME).serve("staging/", DirectCrashChild.LIFETIME,
+                    S3UploadSigner.builder(presigner, bucket.name()).parts(services.s3Client()).build());
             for (int point = 0; point < KILL_POINTS; point++) {
                 int round = random.nextInt(ROUNDS_PER_CHILD);
                 String at = round + " " + STEPS[point % STEPS.length]; // every step twice, in a seeded random round
@@ -75,9 +84,11 @@ class DirectCrashIT {
             }
             assertThat(killed).as("kill points reached").isGreaterThanOrEqualTo(10);
 
-            // The children's batches settled (lease or liveness), and the staging prefix reconciled (6 s).
+            // The children's batches settled (lease or liveness), and the staging prefix reconciled (6 s): its objects
+            // removed, its multipart uploads aborted.
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() ->
                     recovering.status().unsettledBatches() == 0 && bucket.keys("staging/").isEmpty()
+                            && bucket.incompleteUploads().isEmpty()
                             && bucket.keys().size() == CrashIT.committedRows(database).size());
         }
         List<String> rows = List.copyOf(CrashIT.committedRows(database));

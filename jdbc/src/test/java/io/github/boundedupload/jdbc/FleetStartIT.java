@@ -58,6 +58,7 @@ class FleetStartIT {
                 assertThat(tables(database)).containsExactlyInAnyOrder("bounded_upload_batch", "bounded_upload_key",
                         "bounded_upload_task", "bounded_upload_deferred", "bounded_upload_instance",
                         "bounded_upload_grant", "bounded_upload_grant_caller");
+                MigrationsIT.hasVersion4(database);
             } finally {
                 started.forEach(JdbcUploadJournal::close);
             }

@@ -71,7 +71,7 @@ class MariaDbIT {
                 .isEqualTo("classpath:io/github/boundedupload/jdbc/flyway/mysql");
         Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
                 .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load();
-        assertThat(flyway.migrate().migrationsExecuted).isEqualTo(3);
+        assertThat(flyway.migrate().migrationsExecuted).isEqualTo(4);
         MigrationsIT.runsOn(database, root);
     }
 

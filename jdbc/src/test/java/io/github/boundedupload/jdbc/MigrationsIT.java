@@ -17,7 +17,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
@@ -54,8 +58,8 @@ class MigrationsIT {
         Flyway flyway = Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
                 .table(JournalMigrations.FLYWAY_HISTORY_TABLE).baselineOnMigrate(true).baselineVersion("0").load();
         MigrateResult first = flyway.migrate();
-        assertThat(first.migrationsExecuted).isEqualTo(3);
-        assertThat(first.targetSchemaVersion).isEqualTo("3");
+        assertThat(first.migrationsExecuted).isEqualTo(4);
+        assertThat(first.targetSchemaVersion).isEqualTo("4");
         assertThat(flyway.migrate().migrationsExecuted).as("applied again").isZero();
         flyway.validate();
 
@@ -70,11 +74,11 @@ class MigrationsIT {
     }
 
     /**
-     * A fleet in the middle of a rolling upgrade: instances of the journal's version 1 and 2 on one database. The
-     * schema is migrated from version 1 while a version-1 instance has a batch open (written as version 1 writes it:
-     * without a session), and that instance dies. The version-2 instances do not take that batch for one of a dead
-     * session (version 1 sends no heartbeats): it is removed when its lease ends, as version 1 promised; and they run
-     * on the migrated tables.
+     * A fleet in the middle of a rolling upgrade: instances of the journal's version 1 and of a later one on one
+     * database. The schema is migrated from version 1 to the last version while a version-1 instance has a batch open
+     * (written as version 1 writes it: without a session), and that instance dies. The later instances do not take that
+     * batch for one of a dead session (version 1 sends no heartbeats): it is removed when its lease ends, as version 1
+     * promised; and they run on the migrated tables.
      */
     @Test
     void aFleetInTheMiddleOfARollingUpgradeKeepsWorking() throws Exception {
@@ -93,7 +97,7 @@ class MigrationsIT {
                     + TestData.sha256(key.getBytes(StandardCharsets.UTF_8)) + "', 'version-1-batch', '" + key + "')");
         }
         assertThat(Flyway.configure().dataSource(database).locations(JournalMigrations.flywayLocation(database))
-                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load().migrate().migrationsExecuted).isEqualTo(2);
+                .table(JournalMigrations.FLYWAY_HISTORY_TABLE).load().migrate().migrationsExecuted).isEqualTo(3);
 
         try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("version-2")
                 .createTables(false).pollingInterval(Duration.ofMillis(100)).heartbeatInterval(Duration.ofMillis(100))
@@ -118,10 +122,11 @@ class MigrationsIT {
     }
 
     /**
-     * The journal, on tables it did not create: a kept batch, a batch nobody keeps, a deferred upload, a grant of a
-     * direct upload confirmed twice.
+     * The journal, on tables it did not create: the last version's column is there, then a kept batch, a batch nobody
+     * keeps, a deferred upload, a grant of a direct upload confirmed twice.
      */
     static void runsOn(DataSource database, Path root) throws Exception {
+        hasVersion4(database);
         LocalFileUploader storage = new LocalFileUploader(root);
         try (JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName("migrated")
                 .createTables(false).keepMargin(Duration.ZERO).pollingInterval(Duration.ofMillis(200)).build();
@@ -156,6 +161,22 @@ class MigrationsIT {
             String confirmed = direct.confirm("caller", List.of(grant.id())).storedObjects().get(0).key();
             assertThat(direct.confirm("caller", List.of(grant.id())).storedObjects().get(0).key()).isEqualTo(confirmed);
             assertThat(Files.readString(root.resolve(confirmed))).isEqualTo("granted");
+        }
+    }
+
+    /** Version 4's column: {@code bounded_upload_grant.upload_id}, a nullable VARCHAR(1024). */
+    static void hasVersion4(DataSource database) throws SQLException {
+        try (Connection c = database.getConnection()) {
+            DatabaseMetaData meta = c.getMetaData();
+            boolean upper = meta.storesUpperCaseIdentifiers(); // H2
+            try (ResultSet column = meta.getColumns(c.getCatalog(), null,
+                    upper ? "BOUNDED_UPLOAD_GRANT" : "bounded_upload_grant", upper ? "UPLOAD_ID" : "upload_id")) {
+                assertThat(column.next()).as("bounded_upload_grant.upload_id exists").isTrue();
+                assertThat(column.getInt("DATA_TYPE")).as("its type").isEqualTo(Types.VARCHAR);
+                assertThat(column.getInt("COLUMN_SIZE")).as("its length").isEqualTo(1024);
+                assertThat(column.getInt("NULLABLE")).as("nullable").isEqualTo(DatabaseMetaData.columnNullable);
+                assertThat(column.next()).as("one such column").isFalse();
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import io.github.boundedupload.direct.FileToUpload;
 import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.s3.S3FileUploader;
 import io.github.boundedupload.s3.S3UploadSigner;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestBucket;
@@ -33,7 +34,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Issue 48's orphan cases on a real S3 server, the clients' requests through a real Toxiproxy: a grant never used, an
- * object uploaded and never confirmed, a confirm rolled back with its transaction, and a PUT so slow (a bandwidth toxic)
+ * object uploaded and never confirmed, a file sent in parts whose upload is never completed, a confirm rolled back with its transaction, and a PUT so slow (a bandwidth toxic)
  * that it lands after its grant expired. Afterwards the bucket holds exactly the confirmed object, and no incomplete
  * multipart upload. One class per server, each in a JVM of its own ({@code OrphansOnLocalStackIT},
  * {@code OrphansOnVersitygwIT}). A process killed between the upload and the confirm, and around them:
@@ -42,6 +43,7 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 abstract class OrphanScenarios {
 
     static final HttpClient http = HttpClient.newHttpClient();
+    static final long PART_SIZE = 5L * 1024 * 1024;
 
     static void selectServer(String id) {
         System.setProperty("bounded-upload.s3-server", id);
@@ -67,7 +69,8 @@ abstract class OrphanScenarios {
                 // Requests live 3 s, and may run 3 s more: what was written 6 s ago is nobody's any more.
                 JdbcGrantStore store = JdbcGrantStore.of(journal, Duration.ofSeconds(3));
                 DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner,
-                        bucket.name()).build()).grants(store).lifetime(Duration.ofSeconds(3)).build();
+                        bucket.name()).parts(services.s3Client()).build()).grants(store)
+                        .lifetime(Duration.ofSeconds(3)).partsAbove(PART_SIZE).partSize(PART_SIZE).build();
                 DirectUploads slowly = DirectUploads.builder(uploader, S3UploadSigner.builder(slowPresigner,
                         bucket.name()).build()).grants(store).lifetime(Duration.ofSeconds(3)).build();
                 byte[] small = TestData.bytes(1, 1_000);
@@ -75,7 +78,8 @@ abstract class OrphanScenarios {
                 List<UploadGrant> grants = direct.grant("alice", List.of(FileToUpload.of("never-used.png", 10,
                         "image/png"), FileToUpload.of("never-confirmed.png", small.length, "image/png"),
                         FileToUpload.of("rolled-back.png", small.length, "image/png"),
-                        FileToUpload.of("confirmed.png", small.length, "image/png")));
+                        FileToUpload.of("confirmed.png", small.length, "image/png"),
+                        FileToUpload.of("parts-never-completed.bin", 2 * PART_SIZE + 1, "application/octet-stream")));
                 UploadGrant slowGrant = slowly.grant("alice", List.of(FileToUpload.of("slow.png", slow.length,
                         "image/png"))).get(0);
 
@@ -86,6 +90,11 @@ abstract class OrphanScenarios {
                     assertThat(send(grants.get(i).signedRequest().orElseThrow(), small).join().statusCode())
                             .isEqualTo(200);
                 }
+                // One part of three, and never a confirm: the multipart upload stays incomplete until it is aborted.
+                SignedParts parts = grants.get(4).signedParts().orElseThrow();
+                assertThat(send(parts.parts().get(0), TestData.bytes(3, (int) PART_SIZE)).join().statusCode())
+                        .isEqualTo(200);
+                assertThat(bucket.incompleteUploads()).hasSize(1);
                 try (Connection tx = database.getConnection()) {
                     tx.setAutoCommit(false);
                     JdbcUploadJournal.inTransaction(tx, () -> direct.confirm("alice", List.of(grants.get(2).id())));
@@ -96,9 +105,12 @@ abstract class OrphanScenarios {
                 assertThat(Instant.now()).as("it landed after its grant expired").isAfter(slowGrant.expiresAt());
 
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                        .untilAsserted(() -> assertThat(bucket.keys()).containsExactly(confirmed.key()));
+                        .untilAsserted(() -> {
+                            assertThat(bucket.keys()).containsExactly(confirmed.key());
+                            assertThat(bucket.incompleteUploads()).isEmpty();
+                        });
                 assertThat(bucket.read(confirmed.key())).contains(small);
-                assertThat(bucket.incompleteUploads()).isEmpty();
+                assertThat(store.removedObjects()).as("3 staging objects removed, 1 upload aborted").isEqualTo(4);
             }
         }
     }

@@ -3,14 +3,15 @@ package io.github.boundedupload.s3;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.s3.internal.PostPolicy;
+import io.github.boundedupload.s3.internal.PresignedParts;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.UploadSigner;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +20,8 @@ import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -31,29 +34,36 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * one, its checksum header ({@code x-amz-checksum-crc32} and the like), so that S3 refuses a body of another length
  * or content, and a request started after the lifetime. Forms ({@link #signPost(SignRequest)}) are signed here, as a
  * SigV4 POST policy (the SDK has none), with the credentials and the region given to {@link Builder#forms}: the
- * presigner does not tell its own. Thread-safe. Changes when what a signed request binds changes.
+ * presigner does not tell its own. Multipart uploads ({@link #signParts}, for files above 5 GiB or any size a
+ * {@code DirectUploads} sends in parts) are started, completed and aborted with the application's client given to
+ * {@link Builder#parts}, whose parts are presigned UploadParts, each binding its length. Thread-safe. Changes when what
+ * a signed request binds changes.
  *
  * <pre>{@code
  * S3UploadSigner signer = S3UploadSigner.builder(presigner, "my-bucket")
  *     .forms(credentialsProvider, Region.EU_WEST_1)   // only for signPost
+ *     .parts(s3Client)                                // only for signParts
  *     .build();
  * }</pre>
  */
 public final class S3UploadSigner implements UploadSigner {
 
-    /** Headers the client's HTTP stack sets itself (a browser may not set them); the signature still binds them. */
-    private static final List<String> SET_BY_THE_CLIENT = List.of("host", "content-length");
+    /** The largest object one PutObject stores: 5 GiB. */
+    public static final long LARGEST_PUT = 5L * 1024 * 1024 * 1024;
 
     private final S3Presigner presigner;
     private final String bucket;
     private final @Nullable AwsCredentialsProvider credentials;
     private final @Nullable Region region;
+    private final @Nullable PresignedParts parts;
 
     private S3UploadSigner(Builder builder) {
         this.presigner = builder.presigner;
         this.bucket = builder.bucket;
         this.credentials = builder.credentials;
         this.region = builder.region;
+        this.parts = builder.client == null && builder.asyncClient == null ? null
+                : new PresignedParts(presigner, bucket, builder.client, builder.asyncClient);
     }
 
     /**
@@ -83,14 +93,54 @@ public final class S3UploadSigner implements UploadSigner {
                 default -> throw new IllegalArgumentException("S3 keeps no checksum of the algorithm " + name);
             }
         }
+        if (request.size() > LARGEST_PUT) {
+            throw new IllegalArgumentException("one PutObject stores at most " + LARGEST_PUT + " bytes, not "
+                    + request.size() + ": sign parts");
+        }
         PresignedPutObjectRequest signed = presign(put.build(), request.lifetime());
-        Map<String, String> headers = new LinkedHashMap<>();
-        signed.signedHeaders().forEach((name, values) -> {
-            if (!SET_BY_THE_CLIENT.contains(name.toLowerCase(Locale.ROOT))) {
-                headers.put(name, String.join(",", values));
-            }
-        });
-        return new SignedRequest("PUT", uri(signed.url()), headers, Map.of(), signed.expiration());
+        return new SignedRequest("PUT", uri(signed.url()), PresignedParts.clientHeaders(signed.signedHeaders()),
+                Map.of(), signed.expiration());
+    }
+
+    /** 5 GiB, the most one PutObject stores. */
+    @Override
+    public long largestPut() {
+        return LARGEST_PUT;
+    }
+
+    /** Whether a client was given to {@link Builder#parts}. */
+    @Override
+    public boolean signsParts() {
+        return parts != null;
+    }
+
+    @Override
+    public SignedParts signParts(SignRequest request, long partSize) throws IOException {
+        checkLifetime(request);
+        return parts().sign(request, partSize);
+    }
+
+    @Override
+    public void completeParts(String key, String uploadId, long size) throws IOException {
+        parts().complete(key, uploadId, size);
+    }
+
+    @Override
+    public void abortParts(String key, String uploadId) throws IOException {
+        parts().abort(key, uploadId);
+    }
+
+    @Override
+    public int abortIncompleteParts(String prefix, Instant startedBefore, int limit) throws IOException {
+        return parts == null ? 0 : parts.abortIncomplete(prefix, startedBefore, limit);
+    }
+
+    private PresignedParts parts() {
+        if (parts == null) {
+            throw new UnsupportedOperationException("signing multipart uploads needs the application's S3 client:"
+                    + " give it to S3UploadSigner.Builder.parts");
+        }
+        return parts;
     }
 
     @Override
@@ -158,6 +208,8 @@ public final class S3UploadSigner implements UploadSigner {
         private final String bucket;
         private @Nullable AwsCredentialsProvider credentials;
         private @Nullable Region region;
+        private @Nullable S3Client client;
+        private @Nullable S3AsyncClient asyncClient;
 
         private Builder(S3Presigner presigner, String bucket) {
             this.presigner = Objects.requireNonNull(presigner, "presigner");
@@ -175,6 +227,31 @@ public final class S3UploadSigner implements UploadSigner {
         public Builder forms(AwsCredentialsProvider credentials, Region region) {
             this.credentials = Objects.requireNonNull(credentials, "credentials");
             this.region = Objects.requireNonNull(region, "region");
+            return this;
+        }
+
+        /**
+         * Lets the signer sign multipart uploads ({@link S3UploadSigner#signParts}): it starts, completes and aborts
+         * them with the application's client (which it never closes), for the presigner's bucket.
+         *
+         * @param client the blocking client
+         * @return this builder
+         */
+        public Builder parts(S3Client client) {
+            this.client = Objects.requireNonNull(client, "client");
+            this.asyncClient = null;
+            return this;
+        }
+
+        /**
+         * Lets the signer sign multipart uploads, on the application's non-blocking client (it waits for each answer).
+         *
+         * @param client the non-blocking client
+         * @return this builder
+         */
+        public Builder parts(S3AsyncClient client) {
+            this.asyncClient = Objects.requireNonNull(client, "client");
+            this.client = null;
             return this;
         }
 

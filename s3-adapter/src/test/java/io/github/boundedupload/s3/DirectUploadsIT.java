@@ -12,7 +12,9 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.direct.FileToUpload;
+import io.github.boundedupload.direct.GrantRefusedException;
 import io.github.boundedupload.direct.UploadGrant;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.testsupport.S3TestServices;
 import io.github.boundedupload.testsupport.TestData;
@@ -21,6 +23,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.zip.CRC32;
@@ -47,6 +50,8 @@ class DirectUploadsIT {
     static S3Presigner presigner;
     static ConcurrentAttachmentUploader uploader;
     static DirectUploads direct;
+    static final long PART_SIZE = 5L * 1024 * 1024;
+    static final long PARTS_ABOVE = 6L * 1024 * 1024;
 
     @BeforeAll
     static void setUp() {
@@ -57,7 +62,8 @@ class DirectUploadsIT {
         uploader = ConcurrentAttachmentUploader.create(S3FileUploader.builder(client, s3.bucket().name()).build(),
                 UploaderConfig.builder().name("direct").failurePolicy(FailurePolicy.ALL_OR_NOTHING)
                         .keyStrategy(KeyStrategy.datedUuid("confirmed")).build());
-        direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name()).build()).build();
+        direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name()).parts(client)
+                .build()).partsAbove(PARTS_ABOVE).partSize(PART_SIZE).build();
     }
 
     @AfterAll
@@ -90,7 +96,8 @@ class DirectUploadsIT {
             assertThat(s3.bucket().head(stored.get(i).key()).orElseThrow().checksumCRC32())
                     .isEqualTo(crc32(files.get(i)));
         }
-        assertThat(s3.bucket().keys("confirmed")).hasSize(3);
+        assertThat(s3.bucket().keys("confirmed")).filteredOn(key -> key.contains("-photo-"))
+                .containsExactlyInAnyOrderElementsOf(stored.stream().map(StoredObject::key).toList());
     }
 
     @Test
@@ -107,6 +114,107 @@ class DirectUploadsIT {
         assertThatThrownBy(() -> direct.confirm("bob", List.of(id))).isInstanceOf(BatchFailedException.class)
                 .hasMessageContaining("a.png");
         assertThat(s3.bucket().keys("confirmed")).noneMatch(key -> key.endsWith("a.png"));
+    }
+
+    @Test
+    void aFileAboveTheThresholdGoesInPartsSentInAnyOrderAndIsCompletedByTheConfirm() throws Exception {
+        byte[] content = TestData.bytes(5, (int) (2 * PART_SIZE + 1_000_000));
+        UploadGrant grant = direct.grant("carol", List.of(FileToUpload.of("film.mov", content.length, "video/quicktime")))
+                .get(0);
+
+        SignedParts parts = grant.signedParts().orElseThrow();
+        assertThat(grant.signedRequest()).isEmpty();
+        assertThat(parts.parts()).hasSize(3);
+        assertThat(parts.partSize()).isEqualTo(PART_SIZE);
+        assertThat(s3.bucket().incompleteUploads()).anyMatch(u -> u.uploadId().equals(parts.uploadId()));
+        List<Integer> statuses = new ArrayList<>();
+        for (int part : new int[] {3, 1, 2}) {
+            statuses.add(sendPart(parts, part, content));
+        }
+        assertThat(statuses).containsOnly(200);
+
+        BatchResult result = direct.confirm("carol", List.of(grant.id()));
+
+        StoredObject stored = result.storedObjects().get(0);
+        assertThat(stored.key()).startsWith("confirmed").endsWith("film.mov");
+        assertThat(s3.bucket().read(stored.key())).contains(content);
+        assertThat(s3.bucket().incompleteUploads()).noneMatch(u -> u.uploadId().equals(parts.uploadId()));
+        // A second confirm reports the same object, and completes nothing again.
+        assertThat(direct.confirm("carol", List.of(grant.id())).storedObjects().get(0).key()).isEqualTo(stored.key());
+    }
+
+    @Test
+    void aMissingPartIsNamedByTheConfirmAndTheClientCanSendItAndConfirmAgain() throws Exception {
+        byte[] content = TestData.bytes(6, (int) (PART_SIZE + 2_000_000));
+        UploadGrant grant = direct.grant("dave", List.of(FileToUpload.of("scan.tiff", content.length, "image/tiff")))
+                .get(0);
+        SignedParts parts = grant.signedParts().orElseThrow();
+        assertThat(sendPart(parts, 2, content)).isEqualTo(200);
+
+        assertThatThrownBy(() -> direct.confirm("dave", List.of(grant.id()))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("scan.tiff").cause().hasMessageContaining("part 1 of the multipart upload is"
+                        + " missing");
+        assertThat(s3.bucket().keys("confirmed")).noneMatch(key -> key.endsWith("scan.tiff"));
+
+        assertThat(sendPart(parts, 1, content)).isEqualTo(200);
+        StoredObject stored = direct.confirm("dave", List.of(grant.id())).storedObjects().get(0);
+        assertThat(s3.bucket().read(stored.key())).contains(content);
+    }
+
+    @Test
+    void aPartOfAnotherLengthIsRefusedByTheServerOrByTheConfirm() throws Exception {
+        byte[] content = TestData.bytes(7, (int) (PART_SIZE + 3_000_000));
+        UploadGrant grant = direct.grant("erin", List.of(FileToUpload.of("long.wav", content.length, "audio/wav")))
+                .get(0);
+        SignedParts parts = grant.signedParts().orElseThrow();
+        byte[] longer = TestData.bytes(7, (int) (content.length - PART_SIZE + 1));
+
+        int status = send(parts.parts().get(1), longer);
+
+        // versitygw refuses the part (its signature binds the length); LocalStack takes it: the confirm refuses it.
+        assertThat(status).isEqualTo(services.server().checksPresignedUrls() ? 403 : 200);
+        assertThat(sendPart(parts, 1, content)).isEqualTo(200);
+        assertThatThrownBy(() -> direct.confirm("erin", List.of(grant.id()))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("long.wav");
+        assertThat(s3.bucket().keys("confirmed")).noneMatch(key -> key.endsWith("long.wav"));
+    }
+
+    @Test
+    void aGrantNotKeptAbortsTheMultipartUploadsItStarted() {
+        DirectUploads bounded = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name())
+                .parts(client).build()).stagingPrefix("bounded-staging/").maxOutstandingPerCaller(1)
+                .partsAbove(PARTS_ABOVE).partSize(PART_SIZE).build();
+        FileToUpload large = FileToUpload.of("big.bin", 3 * PART_SIZE, "application/octet-stream");
+
+        assertThatThrownBy(() -> bounded.grant("frank", List.of(large, large)))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("nothing was granted");
+
+        assertThat(s3.bucket().incompleteUploads()).noneMatch(u -> u.key().startsWith("bounded-staging/"));
+    }
+
+    @Test
+    void aFileInPartsIsAnnouncedWithoutAChecksumAndOneBeyondWhatAPutStoresNeedsParts() {
+        assertThatThrownBy(() -> direct.grant("gina", List.of(new FileToUpload("huge.iso", PARTS_ABOVE + 1,
+                "application/octet-stream", "CRC32", "AAAAAA==")))).isInstanceOf(GrantRefusedException.class)
+                .hasMessageContaining("huge.iso").hasMessageContaining("without a checksum");
+        long eightGiB = 8L * 1024 * 1024 * 1024;
+        try (ConcurrentAttachmentUploader large = ConcurrentAttachmentUploader.create(S3FileUploader.builder(client,
+                s3.bucket().name()).build(), UploaderConfig.builder().name("large").maxAttachmentSize(eightGiB)
+                .build())) {
+            DirectUploads withoutParts = DirectUploads.builder(large, S3UploadSigner.builder(presigner,
+                    s3.bucket().name()).build()).maxBytesPerRequest(eightGiB).build();
+            assertThatThrownBy(() -> withoutParts.grant("gina", List.of(FileToUpload.of("huge.iso",
+                    S3UploadSigner.LARGEST_PUT + 1, "application/octet-stream"))))
+                    .isInstanceOf(GrantRefusedException.class).hasMessageContaining("huge.iso")
+                    .hasMessageContaining("signs no multipart uploads");
+        }
+    }
+
+    /** Sends part {@code number} (1-based) of the content. */
+    private static int sendPart(SignedParts parts, int number, byte[] content) throws Exception {
+        int from = (int) ((number - 1) * parts.partSize());
+        int to = (int) Math.min(content.length, from + parts.partSize());
+        return send(parts.parts().get(number - 1), Arrays.copyOfRange(content, from, to));
     }
 
     private static int send(SignedRequest signed, byte[] body) throws Exception {

@@ -46,6 +46,15 @@ public class DirectProperties {
     private int maxOutstandingPerCaller = 100;
 
     /**
+     * On S3: files larger than this are sent in parts of a multipart upload (one signed PUT stores at most 5 GiB),
+     * announced without a checksum.
+     */
+    private DataSize partsAbove = DataSize.ofMegabytes(100);
+
+    /** On S3: the size of the parts of a file sent in parts, at least 5MB; larger where it would have 10,000 parts. */
+    private DataSize partSize = DataSize.ofMegabytes(16);
+
+    /**
      * On the local disk: the path of this application that receives the signed PUTs (a servlet filter; let it through
      * Spring Security, the signature is its authorization), or an absolute URL that leads to it.
      */
@@ -114,6 +123,22 @@ public class DirectProperties {
 
     public void setMaxBytesPerRequest(DataSize maxBytesPerRequest) {
         this.maxBytesPerRequest = maxBytesPerRequest;
+    }
+
+    public DataSize getPartsAbove() {
+        return partsAbove;
+    }
+
+    public void setPartsAbove(DataSize partsAbove) {
+        this.partsAbove = partsAbove;
+    }
+
+    public DataSize getPartSize() {
+        return partSize;
+    }
+
+    public void setPartSize(DataSize partSize) {
+        this.partSize = partSize;
     }
 
     public int getMaxOutstandingPerCaller() {

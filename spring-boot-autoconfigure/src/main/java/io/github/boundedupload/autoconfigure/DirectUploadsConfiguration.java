@@ -51,7 +51,8 @@ class DirectUploadsConfiguration {
                     .stagingPrefix(direct.getStagingPrefix()).lifetime(direct.getLifetime())
                     .maxFilesPerRequest(direct.getMaxFilesPerRequest())
                     .maxBytesPerRequest(direct.getMaxBytesPerRequest().toBytes())
-                    .maxOutstandingPerCaller(direct.getMaxOutstandingPerCaller());
+                    .maxOutstandingPerCaller(direct.getMaxOutstandingPerCaller())
+                    .partsAbove(direct.getPartsAbove().toBytes()).partSize(direct.getPartSize().toBytes());
             Set<String> types = direct.getContentTypes();
             if (types != null) {
                 builder.contentTypes(types);

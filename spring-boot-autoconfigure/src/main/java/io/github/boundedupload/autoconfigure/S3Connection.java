@@ -211,7 +211,8 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     /**
      * A signer of direct uploads into the bucket: URLs from {@link #presigner()}; forms signed with the credentials and
-     * region of the client in use (or of the properties, else the SDK's default chains), where a region is known.
+     * region of the client in use (or of the properties, else the SDK's default chains), where a region is known;
+     * multipart uploads (files sent in parts) started, completed and aborted with the client in use.
      */
     synchronized S3UploadSigner uploadSigner() {
         S3UploadSigner.Builder builder = S3UploadSigner.builder(presigner(), bucket);
@@ -231,6 +232,13 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         }
         if (region != null) {
             builder.forms(credentials, region);
+        }
+        S3Client blocking = client;
+        S3AsyncClient nonBlocking = asyncClient;
+        if (blocking != null) {
+            builder.parts(blocking);
+        } else if (nonBlocking != null) {
+            builder.parts(nonBlocking);
         }
         return builder.build();
     }

@@ -153,6 +153,8 @@ class JournalAutoConfigurationTests {
                 "flyway/postgresql/V2__bounded_upload_liveness.sql", "flyway/mysql/V2__bounded_upload_liveness.sql",
                 "flyway/h2/V2__bounded_upload_liveness.sql", "flyway/postgresql/V3__bounded_upload_grant.sql",
                 "flyway/mysql/V3__bounded_upload_grant.sql", "flyway/h2/V3__bounded_upload_grant.sql",
+                "flyway/postgresql/V4__bounded_upload_grant_parts.sql",
+                "flyway/mysql/V4__bounded_upload_grant_parts.sql", "flyway/h2/V4__bounded_upload_grant_parts.sql",
                 "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
@@ -167,7 +169,8 @@ class JournalAutoConfigurationTests {
             assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT \"version\" || ':' || \"success\" FROM \"bounded_upload_schema_history\""
-                    + " WHERE \"version\" = '1'")).containsExactly("1:TRUE");
+                    + " WHERE \"version\" IN ('1', '4') ORDER BY \"installed_rank\""))
+                    .containsExactly("1:TRUE", "4:TRUE");
             assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH", "BOUNDED_UPLOAD_DEFERRED",
                     "BOUNDED_UPLOAD_GRANT").doesNotContain("DATABASECHANGELOG");
         });
@@ -180,7 +183,7 @@ class JournalAutoConfigurationTests {
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT ID FROM DATABASECHANGELOG"))
                     .containsExactly("bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2",
-                            "bounded-upload-journal-3-h2");
+                            "bounded-upload-journal-3-h2", "bounded-upload-journal-4-h2");
             assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH").doesNotContain(
                     "BOUNDED_UPLOAD_SCHEMA_HISTORY");
         });
@@ -214,7 +217,7 @@ class JournalAutoConfigurationTests {
         DataSource dataSource() throws Exception {
             DataSource dataSource = new Database().dataSource();
             for (String migration : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql",
-                    "V3__bounded_upload_grant.sql")) {
+                    "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_parts.sql")) {
                 try (var c = dataSource.getConnection(); var s = c.createStatement();
                         var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/" + migration)) {
                     s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));

@@ -35,6 +35,7 @@ import software.amazon.awssdk.services.s3.model.LifecycleRule;
 import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.direct.FileToUpload;
 import io.github.boundedupload.direct.UploadGrant;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.SignedRequest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -196,6 +197,44 @@ class S3StorageIT {
             int before = output.getOut().length();
             direct.run(context -> assertThat(context).hasSingleBean(DirectUploads.class));
             assertThat(output.getOut().substring(before)).doesNotContain("s3://" + own.name() + ": add the bucket's");
+        }
+    }
+
+    /**
+     * {@code bounded-upload.direct.parts-above}: a larger file gets a multipart upload on the client in use (blocking
+     * or not), a signed PUT per part of {@code part-size}, and the confirm completes it before copying it.
+     */
+    @ParameterizedTest(name = "non-blocking={0}")
+    @ValueSource(strings = { "true", "false" })
+    void aFileAbovePartsAboveIsSentInPartsAndCompletedByTheConfirm(String nonBlocking) throws Exception {
+        byte[] content = new byte[6 * 1024 * 1024 + 1];
+        new java.util.Random(7).nextBytes(content);
+        try (TestBucket own = services.createBucket("S3StorageIT-parts")) {
+            runner(own.name(), nonBlocking).withUserConfiguration(JournalAutoConfigurationTests.Database.class)
+                    .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.direct.enabled=true",
+                            "bounded-upload.direct.parts-above=6MB", "bounded-upload.direct.part-size=5MB")
+                    .run(context -> {
+                        DirectUploads uploads = context.getBean(DirectUploads.class);
+                        UploadGrant grant = uploads.grant("alice", List.of(FileToUpload.of("film.mov",
+                                content.length, "video/quicktime"))).get(0);
+                        SignedParts parts = grant.signedParts().orElseThrow();
+                        assertThat(parts.partSize()).isEqualTo(5 * 1024 * 1024);
+                        for (int n = 0; n < parts.parts().size(); n++) {
+                            SignedRequest put = parts.parts().get(n);
+                            int from = (int) (n * parts.partSize());
+                            HttpRequest.Builder request = HttpRequest.newBuilder(put.url()).PUT(HttpRequest
+                                    .BodyPublishers.ofByteArray(content, from, (int) Math.min(parts.partSize(),
+                                            content.length - from)));
+                            put.headers().forEach(request::header);
+                            assertThat(HttpClient.newHttpClient().send(request.build(),
+                                    HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
+                        }
+
+                        BatchResult confirmed = uploads.confirm("alice", List.of(grant.id()));
+
+                        assertThat(own.read(confirmed.storedObjects().get(0).key())).contains(content);
+                        assertThat(own.incompleteUploads()).isEmpty();
+                    });
         }
     }
 
