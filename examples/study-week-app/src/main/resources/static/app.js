@@ -18,6 +18,10 @@ const errorBox = document.getElementById('error');
 const statusBox = document.getElementById('status');
 const button = document.getElementById('submit');
 const POLL_MS = 200;
+/** Parts of one file sent at once, when it goes in parts. */
+const PARTS_AT_ONCE = 3;
+/** Files larger than this go to S3 in parts, without a checksum (the server's limits say it). */
+let directPartsAbove = Infinity;
 
 form.addEventListener('submit', event => {
   event.preventDefault();
@@ -40,6 +44,7 @@ async function showLimits() {
     const limits = await response.json();
     document.getElementById('limits').textContent = limits.text;
     document.getElementById('direct-choice').hidden = !limits.direct;
+    directPartsAbove = limits.directPartsAbove;
   }
 }
 
@@ -125,8 +130,9 @@ async function uploadDirect() {
   const files = Array.from(form.elements.files.files);
   const view = start(files);
   try {
+    // A file sent in parts gets no checksum: S3 keeps one per part, and reading a large file whole costs its size.
     const described = await Promise.all(files.map(async file => ({ name: file.name, size: file.size,
-      type: file.type, sha256: await sha256(file) })));
+      type: file.type, sha256: file.size > directPartsAbove ? null : await sha256(file) })));
     const grants = await json(await post(`/api/studies/${studyId}/grants`, described), 201);
     await Promise.all(grants.map((grant, i) => send(grant, files[i], view[i])));
     view.forEach(file => setState(file, 'confirming', 1));
@@ -175,22 +181,47 @@ async function json(response, expected) {
   throw new Error(problemText(response.status, text));
 }
 
-/** One file to the storage, on its grant's signed request, exactly as signed: its progress shown as it goes. */
-function send(grant, file, row) {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(grant.method, grant.url);
-    Object.entries(grant.headers).forEach(([name, value]) => xhr.setRequestHeader(name, value));
-    xhr.upload.onprogress = event => setState(row, 'sending', file.size === 0 ? 1 : event.loaded / file.size);
-    xhr.onloadend = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        setState(row, 'sent', 1);
-        resolve();
-      } else {
-        reject(new Error(`The storage refused ${file.name} (HTTP ${xhr.status || 'no answer'}). Nothing was saved.`));
+/**
+ * One file to the storage, on its grant's signed request (or a request per part, a few parts at once), exactly as
+ * signed: its progress shown as it goes.
+ */
+async function send(grant, file, row) {
+  if (grant.parts.length === 0) {
+    await put(grant.method, grant.url, grant.headers, file, file.name, loaded => setState(row, 'sending',
+        file.size === 0 ? 1 : loaded / file.size));
+  } else {
+    const loaded = grant.parts.map(() => 0);
+    const next = { part: 0 };
+    const sender = async () => {
+      for (let i = next.part++; i < grant.parts.length; i = next.part++) {
+        const from = i * grant.partSize;
+        await put(grant.method, grant.parts[i].url, grant.parts[i].headers,
+            file.slice(from, Math.min(file.size, from + grant.partSize)), `part ${i + 1} of ${file.name}`, bytes => {
+              loaded[i] = bytes;
+              setState(row, 'sending', loaded.reduce((a, b) => a + b, 0) / file.size);
+            });
       }
     };
-    xhr.send(file);
+    await Promise.all(Array.from({ length: Math.min(PARTS_AT_ONCE, grant.parts.length) }, sender));
+  }
+  setState(row, 'sent', 1);
+}
+
+/** One signed request with its body; rejects, naming what it sent (never the URL), when the storage refuses it. */
+function put(method, url, headers, body, name, progress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(method, url);
+    Object.entries(headers).forEach(([name, value]) => xhr.setRequestHeader(name, value));
+    xhr.upload.onprogress = event => progress(event.loaded);
+    xhr.onloadend = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve();
+      } else {
+        reject(new Error(`The storage refused ${name} (HTTP ${xhr.status || 'no answer'}). Nothing was saved.`));
+      }
+    };
+    xhr.send(body);
   });
 }
 

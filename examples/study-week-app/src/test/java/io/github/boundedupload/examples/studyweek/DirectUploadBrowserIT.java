@@ -46,6 +46,8 @@ class DirectUploadBrowserIT extends AppTest {
         registry.add("bounded-upload.s3.endpoint", () -> SERVICES.s3Endpoint().toString());
         registry.add("bounded-upload.s3.region", () -> SERVICES.region().id());
         registry.add("study-week.s3.create-bucket", () -> "false");
+        // Room for a file in parts (application.yml: above 6MB, parts of 5MB).
+        registry.add("study-week.max-file-size", () -> "12MB");
     }
 
     @BeforeAll
@@ -73,36 +75,40 @@ class DirectUploadBrowserIT extends AppTest {
         Path png = Files.write(dir.resolve("scan.png"), scan);
         Path notes = Files.writeString(dir.resolve("notes <i>3.txt"), "week 3"); // markup in a name
         Path korean = Files.writeString(dir.resolve("노트.txt"), "노트", StandardCharsets.UTF_8);
+        byte[] filmBytes = new byte[11 * 1024 * 1024]; // above 6MB: three parts of a multipart upload (5, 5, 1 MB)
+        new Random(12).nextBytes(filmBytes);
+        Path film = Files.write(dir.resolve("film.mov"), filmBytes);
 
-        chromium.fillTheForm(api, studyId, "Week 3", png, notes, korean);
+        chromium.fillTheForm(api, studyId, "Week 3", png, notes, korean, film);
         WebElement direct = chromium.browser.findElement(By.id("direct"));
         new WebDriverWait(chromium.browser, WAIT).until(ExpectedConditions.visibilityOf(direct));
         direct.click();
         chromium.browser.findElement(By.id("submit")).click();
 
         new WebDriverWait(chromium.browser, WAIT).until(ExpectedConditions.visibilityOfElementLocated(By.id("result")));
-        assertThat(chromium.states()).containsExactly("stored", "stored", "stored");
+        assertThat(chromium.states()).containsExactly("stored", "stored", "stored", "stored");
         assertThat(chromium.browser.findElement(By.id("result-title")).getText())
-                .isEqualTo("Week 3 (2026-11-16 to 2026-11-22): 3 files");
+                .isEqualTo("Week 3 (2026-11-16 to 2026-11-22): 4 files");
         assertThat(chromium.browser.findElements(By.cssSelector("#result-files a"))).extracting(WebElement::getText)
-                .containsExactly("scan.png", "notes <i>3.txt", "노트.txt");
+                .containsExactly("scan.png", "notes <i>3.txt", "노트.txt", "film.mov");
 
         List<String> keys = keysInTheDatabase();
-        assertThat(keys).hasSize(3).allMatch(key -> key.startsWith("studies/" + studyId + "/"));
+        assertThat(keys).hasSize(4).allMatch(key -> key.startsWith("studies/" + studyId + "/"));
         assertThat(BUCKET.keys("studies/" + studyId + "/")).containsExactlyInAnyOrderElementsOf(keys);
-        List<Path> files = List.of(png, notes, korean);
+        List<Path> files = List.of(png, notes, korean, film);
         for (int i = 0; i < keys.size(); i++) {
             assertThat(BUCKET.read(keys.get(i))).as(keys.get(i)).contains(Files.readAllBytes(files.get(i)));
         }
         assertThat(weekRows()).isOne();
         assertThat(BUCKET.keys("staging/")).as("the staging objects, once the week committed").isEmpty();
+        assertThat(BUCKET.incompleteUploads()).as("the film's multipart upload, completed").isEmpty();
     }
 
     @Test
     void aFileOverTheLimitIsRefusedByNameBeforeAnythingIsSent() throws Exception {
         Path dir = Files.createTempDirectory("study-week-direct");
         Path small = Files.writeString(dir.resolve("small.txt"), "fits");
-        Path big = Files.write(dir.resolve("big.bin"), new byte[70_000]); // over application-test.yml's 64 KB
+        Path big = Files.write(dir.resolve("big.bin"), new byte[12 * 1024 * 1024 + 1]); // over this test's 12MB
 
         chromium.fillTheForm(api, studyId, "Week 4", small, big);
         WebElement direct = chromium.browser.findElement(By.id("direct"));
@@ -113,7 +119,7 @@ class DirectUploadBrowserIT extends AppTest {
 
         WebElement error = new WebDriverWait(chromium.browser, WAIT)
                 .until(ExpectedConditions.visibilityOfElementLocated(By.id("error")));
-        assertThat(error.getText()).startsWith("Upload refused:").contains("file 2 'big.bin'", "70000 bytes");
+        assertThat(error.getText()).startsWith("Upload refused:").contains("file 2 'big.bin'", "12582913 bytes");
         assertThat(chromium.states()).containsExactly("not-saved", "not-saved");
         assertThat(BUCKET.keys()).noneMatch(key -> key.startsWith("studies/" + studyId + "/"));
         assertThat(BUCKET.keys("staging/")).as("nothing sent").hasSize(staged);

@@ -4,6 +4,7 @@ import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.direct.FileToUpload;
 import io.github.boundedupload.direct.UploadGrant;
 import io.github.boundedupload.examples.studyweek.week.WeekService;
+import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.SignedRequest;
 import java.net.URI;
 import java.time.Instant;
@@ -20,7 +21,8 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * Grants of direct uploads (profile {@code localstack}, {@code bounded-upload.direct.enabled}): the browser names the
- * files it is about to send (name, size, type, SHA-256), gets a signed PUT per file, sends each file to the storage
+ * files it is about to send (name, size, type, SHA-256), gets a signed PUT per file (a PUT per part above
+ * bounded-upload.direct.parts-above, without a SHA-256), sends each file to the storage
  * itself, and then creates the week with the grants' ids ({@code POST /api/studies/{id}/weeks} with JSON). The bytes
  * never pass through this application. Changes when the grant endpoint changes.
  *
@@ -50,17 +52,29 @@ class GrantController {
     }
 
     /**
-     * A grant as the browser uses it: where to send the file, with which headers, until when.
+     * A grant as the browser uses it: where to send the file (in one request, or in parts), with which headers, until
+     * when.
      *
      * @param id the grant's id, for the week's creation
      * @param fileName the file it is for
-     * @param method the method to send it with
-     * @param url the signed URL
+     * @param method the method to send it (or each part) with
+     * @param url the signed URL of a file sent in one request; {@code null} for one sent in parts
      * @param headers the headers to send with it, each exactly as given
-     * @param expiresAt when the URL stops being accepted
+     * @param expiresAt when the URLs stop being accepted
+     * @param partSize the size of every part but the last, for a file sent in parts; 0 otherwise
+     * @param parts the parts of a file sent in parts, part 1 first; empty otherwise
      */
     record GrantView(String id, String fileName, String method, URI url, Map<String, String> headers,
-            Instant expiresAt) {
+            Instant expiresAt, long partSize, List<PartView> parts) {
+    }
+
+    /**
+     * One part of a file sent in parts: its signed URL and the headers to send with it.
+     *
+     * @param url the signed URL
+     * @param headers the headers, each exactly as given
+     */
+    record PartView(URI url, Map<String, String> headers) {
     }
 
     @PostMapping("/api/studies/{studyId}/grants")
@@ -84,8 +98,14 @@ class GrantController {
     }
 
     private static GrantView view(UploadGrant grant) {
+        if (grant.signedParts().isPresent()) { // a large file: a signed PUT per part, completed when the week is saved
+            SignedParts parts = grant.signedParts().get();
+            return new GrantView(grant.id(), grant.file().fileName(), "PUT", null, Map.of(), grant.expiresAt(),
+                    parts.partSize(), parts.parts().stream().map(part -> new PartView(part.url(), part.headers()))
+                            .toList());
+        }
         SignedRequest put = grant.signedRequest().orElseThrow();
         return new GrantView(grant.id(), grant.file().fileName(), put.method(), put.url(), put.headers(),
-                put.expiresAt());
+                put.expiresAt(), 0, List.of());
     }
 }

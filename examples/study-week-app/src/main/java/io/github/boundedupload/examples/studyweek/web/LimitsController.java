@@ -2,6 +2,8 @@ package io.github.boundedupload.examples.studyweek.web;
 
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import io.github.boundedupload.examples.studyweek.week.WeekService;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -14,10 +16,13 @@ class LimitsController {
 
     private final StudyWeekProperties properties;
     private final WeekService weeks;
+    private final DataSize partsAbove;
 
-    LimitsController(StudyWeekProperties properties, WeekService weeks) {
+    LimitsController(StudyWeekProperties properties, WeekService weeks,
+            @Value("${bounded-upload.direct.parts-above:100MB}") DataSize partsAbove) {
         this.properties = properties;
         this.weeks = weeks;
+        this.partsAbove = partsAbove;
     }
 
     /**
@@ -27,13 +32,15 @@ class LimitsController {
      * @param maxFileSize the largest file, in bytes
      * @param text both, as a sentence
      * @param direct whether files may be sent straight to the storage (direct uploads are on)
+     * @param directPartsAbove the size above which a file sent straight to S3 goes in parts, without a checksum
      */
-    record Limits(int maxFiles, long maxFileSize, String text, boolean direct) {
+    record Limits(int maxFiles, long maxFileSize, String text, boolean direct, long directPartsAbove) {
     }
 
     @GetMapping("/api/limits")
     Limits limits() {
         return new Limits(properties.maxFiles(), properties.maxFileSize().toBytes(), "Up to " + properties.maxFiles()
-                + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".", weeks.directUploads());
+                + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".", weeks.directUploads(),
+                partsAbove.toBytes());
     }
 }
