@@ -2,6 +2,8 @@ package io.github.boundedupload.direct;
 
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.AttachmentContent;
+import io.github.boundedupload.direct.GrantRefusedException.Reason;
+import io.github.boundedupload.support.Checksums;
 import io.github.boundedupload.support.SafeText;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -20,7 +22,6 @@ final class Announced {
     /** {@code type/subtype}, the restricted names of RFC 6838, no parameters. */
     private static final Pattern CONTENT_TYPE = Pattern.compile(
             "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}");
-    private static final Set<String> CHECKSUMS = Set.of("CRC32", "CRC32C", "SHA1", "SHA256");
 
     private final int maxFiles;
     private final long maxBytesPerFile;
@@ -41,7 +42,7 @@ final class Announced {
      */
     List<Attachment> check(List<FileToUpload> files) {
         if (files.isEmpty() || files.size() > maxFiles) {
-            throw new GrantRefusedException("a request of " + files.size() + " files: a request has 1 to " + maxFiles
+            throw new GrantRefusedException(Reason.FILES_PER_REQUEST, "a request of " + files.size() + " files: a request has 1 to " + maxFiles
                     + " files");
         }
         long bytes = 0;
@@ -50,23 +51,23 @@ final class Announced {
             FileToUpload file = Objects.requireNonNull(files.get(i), "file");
             String label = SafeText.label(i, file.fileName());
             if (file.size() < 0 || file.size() > maxBytesPerFile) {
-                throw new GrantRefusedException(label + " is " + file.size() + " bytes: a file has 0 to "
+                throw new GrantRefusedException(Reason.BYTES_PER_FILE, label + " is " + file.size() + " bytes: a file has 0 to "
                         + maxBytesPerFile + " bytes");
             }
             if (!CONTENT_TYPE.matcher(file.contentType()).matches() || !allowed(file.contentType())) {
-                throw new GrantRefusedException(label + " has the content type " + SafeText.quote(file.contentType())
+                throw new GrantRefusedException(Reason.CONTENT_TYPE, label + " has the content type " + SafeText.quote(file.contentType())
                         + ", which is not " + (contentTypes.isEmpty() ? "a type/subtype" : "one of " + contentTypes));
             }
-            if (file.checksumAlgorithm() != null && !CHECKSUMS.contains(file.checksumAlgorithm())) {
-                throw new GrantRefusedException(label + " has a checksum of the algorithm "
-                        + SafeText.quote(file.checksumAlgorithm()) + ", which is not one of " + CHECKSUMS);
+            if (file.checksumAlgorithm() != null && !Checksums.ALGORITHMS.contains(file.checksumAlgorithm())) {
+                throw new GrantRefusedException(Reason.CHECKSUM, label + " has a checksum of the algorithm "
+                        + SafeText.quote(file.checksumAlgorithm()) + ", which is not one of " + Checksums.ALGORITHMS);
             }
             bytes += file.size();
             attachments.add(Attachment.builder(file.fileName(), AttachmentContent.ofStream(InputStream::nullInputStream,
                     file.size())).contentType(file.contentType()).build());
         }
         if (bytes > maxBytes) {
-            throw new GrantRefusedException("the request's " + files.size() + " files are " + bytes + " bytes: a"
+            throw new GrantRefusedException(Reason.BYTES_PER_REQUEST, "the request's " + files.size() + " files are " + bytes + " bytes: a"
                     + " request has at most " + maxBytes + " bytes");
         }
         return attachments;

@@ -9,6 +9,7 @@ import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploadException;
 import io.github.boundedupload.UploadResult;
+import io.github.boundedupload.direct.GrantRefusedException.Reason;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
@@ -24,6 +25,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.EnumMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +58,13 @@ import org.slf4j.LoggerFactory;
  * size in all), then copies it as any other; an upload nobody completes is aborted by the store's reconciliation. The
  * storage keeps a checksum per part, not one of the object: a file sent in parts is announced without a checksum.
  *
- * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing.
+ * <p><b>Plain HTML forms.</b> {@link #grantForm} grants one file sent with a form ({@code POST}), for a page without
+ * script: the form binds the key, the content type and the most bytes the file may have, and the confirm takes the
+ * size it finds.
+ *
+ * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing. Two
+ * confirms of one grant at once in this JVM: the second is refused at once ({@link GrantRefusedException}), before
+ * anything is copied; across a fleet, the store's lock does it ({@code JdbcGrantStore} in the caller's transaction).
  * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. The staging objects
  * are not deleted by the confirm (a journal may still roll it back): a store that reconciles the staging prefix
  * removes them once no grant can cover them ({@code JdbcGrantStore}), and a lifecycle rule on the prefix is the
@@ -89,6 +100,10 @@ public final class DirectUploads {
     private final int maxOutstandingPerCaller;
     private final long partsAbove;
     private final long partSize;
+    /** The ids of the grants being confirmed in this JVM: one confirm of a grant at a time, so one copy. */
+    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
+    private final LongAdder granted = new LongAdder();
+    private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
 
     private DirectUploads(Builder builder) {
         this.uploader = builder.uploader;
@@ -102,6 +117,9 @@ public final class DirectUploads {
         this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
         this.partsAbove = builder.partsAbove;
         this.partSize = builder.partSize;
+        for (Reason reason : Reason.values()) {
+            refused.put(reason, new LongAdder());
+        }
         if (signer.signsParts() && partsAbove > signer.largestPut()) {
             throw new IllegalArgumentException("partsAbove " + partsAbove + " is more than the " + signer.largestPut()
                     + " bytes one signed request of " + signer + " stores");
@@ -140,6 +158,12 @@ public final class DirectUploads {
      * @throws io.github.boundedupload.InvalidAttachmentException when a file name is invalid, naming the file
      */
     public List<UploadGrant> grant(String caller, List<FileToUpload> files) {
+        List<UploadGrant> grants = counted(() -> grantChecked(caller, files));
+        granted.add(grants.size());
+        return grants;
+    }
+
+    private List<UploadGrant> grantChecked(String caller, List<FileToUpload> files) {
         checkCaller(caller);
         List<Attachment> attachments = announced.check(files);
         uploader.check(attachments); // names, and the uploader's own bounds, as for an upload
@@ -167,11 +191,64 @@ public final class DirectUploads {
             }
         }
         if (!added) {
-            throw new GrantRefusedException("the caller would hold more than the " + maxOutstandingPerCaller
+            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
                     + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
         }
         return grants.stream().map(grant -> grant.parts() != null ? grant : grant.withRequest(signPut(grant)))
                 .toList();
+    }
+
+    /**
+     * Grants one file sent with a plain HTML form ({@code POST}, {@code multipart/form-data}), whose browser announces
+     * nothing before the user picks the file: the form's fields bind the staging key, the content type and the most
+     * bytes the file may have ({@code file.size()}, checked against {@link Builder#maxBytesPerFile}), and the storage
+     * refuses a larger file and a form sent after the lifetime. No checksum: a form cannot compute one. The confirm
+     * takes the size it finds (at most the bound), and copies the object as any other. The signer must sign forms
+     * (S3's, given the credentials and region; not the local disk's).
+     *
+     * <pre>{@code
+     * UploadGrant grant = direct.grantForm(userId, FileToUpload.of("avatar.png", 2 * 1024 * 1024, "image/png"));
+     * SignedRequest form = grant.signedRequest().orElseThrow();
+     * // <form action="${form.url()}" method="post" enctype="multipart/form-data">
+     * //   a hidden input per form.fields() entry, in order, then <input type="file" name="file">
+     * }</pre>
+     *
+     * @param caller the caller key the grant is bound to
+     * @param file the file: the name the application gives it, the most bytes it may have, its content type
+     * @return the grant, with its signed form
+     * @throws GrantRefusedException when a bound would be exceeded, or the file has a checksum; naming the file
+     * @throws io.github.boundedupload.InvalidAttachmentException when the file name is invalid
+     * @throws UnsupportedOperationException when the signer signs no forms
+     */
+    public UploadGrant grantForm(String caller, FileToUpload file) {
+        UploadGrant grant = counted(() -> grantFormChecked(caller, file));
+        granted.increment();
+        return grant;
+    }
+
+    private UploadGrant grantFormChecked(String caller, FileToUpload file) {
+        checkCaller(caller);
+        uploader.check(announced.check(List.of(file)));
+        String label = SafeText.label(0, file.fileName());
+        if (file.checksum() != null) {
+            throw new GrantRefusedException(Reason.CHECKSUM, label + " is sent with a form, which sends no checksum: announce it"
+                    + " without one");
+        }
+        if (file.size() > signer.largestPut()) {
+            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " may be " + file.size() + " bytes: one form of " + signer
+                    + " stores at most " + signer.largestPut() + " bytes");
+        }
+        Instant now = Instant.now();
+        String id = UUID.randomUUID().toString();
+        UploadGrant grant = UploadGrant.ofForm(id, caller, file, stagingPrefix + id, now.plus(lifetime));
+        // Signed first (no storage call): a signer that signs no forms fails before anything is kept.
+        SignedRequest form = signer.signPost(SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
+                .lifetime(lifetime).build());
+        if (!store.add(caller, List.of(grant), maxOutstandingPerCaller, now)) {
+            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
+                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
+        }
+        return grant.withRequest(form);
     }
 
     /** Refuses a file that no signed request of this signer can carry, or that goes in parts with a checksum. */
@@ -179,12 +256,13 @@ public final class DirectUploads {
         String label = SafeText.label(index, file.fileName());
         if (inParts(file)) {
             if (file.checksum() != null) {
-                throw new GrantRefusedException(label + " is " + file.size() + " bytes, more than the " + partsAbove
+                throw new GrantRefusedException(Reason.CHECKSUM, label + " is " + file.size() + " bytes, more than the "
+                        + partsAbove
                         + " above which a file is sent in parts, whose checksum the storage keeps per part and not of"
                         + " the whole file: announce it without a checksum");
             }
         } else if (file.size() > signer.largestPut()) {
-            throw new GrantRefusedException(label + " is " + file.size() + " bytes: one signed request of " + signer
+            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " is " + file.size() + " bytes: one signed request of " + signer
                     + " stores at most " + signer.largestPut() + " bytes, and it signs no multipart uploads");
         }
     }
@@ -270,16 +348,37 @@ public final class DirectUploads {
      *         unconfirmed
      */
     public BatchResult confirm(String caller, List<String> grantIds, Map<String, String> metadata) {
+        return counted(() -> confirmChecked(caller, grantIds, metadata));
+    }
+
+    private BatchResult confirmChecked(String caller, List<String> grantIds, Map<String, String> metadata) {
         checkCaller(caller);
         Set<String> ids = new LinkedHashSet<>(grantIds);
         if (ids.isEmpty() || ids.size() != grantIds.size()) {
-            throw new GrantRefusedException("a confirm of " + grantIds.size() + " grant ids: one or more, none twice");
+            throw new GrantRefusedException(Reason.IDS, "a confirm of " + grantIds.size() + " grant ids: one or more, none twice");
         }
+        List<String> claimed = new ArrayList<>();
+        try {
+            for (String id : ids) {
+                if (!confirming.add(id)) {
+                    throw new GrantRefusedException(Reason.BEING_CONFIRMED, "grant " + SafeText.quote(id) + " is being confirmed by another"
+                            + " request at this moment: nothing was confirmed; confirm again once it ends");
+                }
+                claimed.add(id);
+            }
+            return confirmClaimed(caller, grantIds, ids, metadata);
+        } finally {
+            confirming.removeAll(claimed);
+        }
+    }
+
+    private BatchResult confirmClaimed(String caller, List<String> grantIds, Set<String> ids,
+            Map<String, String> metadata) {
         Map<String, UploadGrant> found = new HashMap<>();
         store.find(caller, ids).forEach(grant -> found.put(grant.id(), grant));
         for (String id : grantIds) {
             if (!found.containsKey(id)) {
-                throw new GrantRefusedException("grant " + SafeText.quote(id) + " is not one of the caller's (unknown,"
+                throw new GrantRefusedException(Reason.NOT_THE_CALLERS, "grant " + SafeText.quote(id) + " is not one of the caller's (unknown,"
                         + " another caller's, or forgotten): nothing was confirmed");
             }
         }
@@ -291,18 +390,18 @@ public final class DirectUploads {
         for (int i = 0; i < grants.size(); i++) {
             UploadGrant grant = grants.get(i);
             StoredObject confirmed = grant.confirmed();
-            Attachment attachment = attachment(grant, metadata);
             if (confirmed != null) {
-                results[i] = UploadResult.stored(i, attachment, confirmed); // confirmed before: as it was
-                continue;
+                results[i] = UploadResult.stored(i, attachment(grant, metadata, grant.file().size()), confirmed);
+                continue; // confirmed before: as it was
             }
-            UploadException notComplete = complete(i, grant);
-            if (notComplete == null) {
+            Arrived arrived = arrived(i, grant);
+            Attachment attachment = attachment(grant, metadata, arrived.size);
+            if (arrived.failure == null) {
                 copies.add(attachment);
                 copied.add(i);
             } else {
                 results[i] = UploadResult.notStored(i, attachment, grant.stagingKey(), UploadResult.Status.FAILED,
-                        notComplete);
+                        arrived.failure);
                 incomplete = true;
             }
         }
@@ -337,35 +436,89 @@ public final class DirectUploads {
         return new BatchResult(List.of(results));
     }
 
+    /** What arrived of a grant's file: the size of its object, or why it is not there to be copied. */
+    private record Arrived(long size, @Nullable UploadException failure) {
+    }
+
     /**
-     * Completes the multipart upload of a grant sent in parts; nothing for one sent in one request.
-     *
-     * @return why it could not be completed, naming the file, or {@code null}
+     * What arrived: a file sent in parts has its multipart upload completed; a file sent with a form has the size
+     * found (at most its bound); a file sent with one PUT is as announced (the copy checks it).
      */
-    private @Nullable UploadException complete(int index, UploadGrant grant) {
+    private Arrived arrived(int index, UploadGrant grant) {
+        FileToUpload file = grant.file();
+        String label = SafeText.label(index, file.fileName());
         String uploadId = grant.uploadId();
-        if (uploadId == null) {
-            return null;
-        }
         try {
-            signer.completeParts(grant.stagingKey(), uploadId, grant.file().size());
-            return null;
+            if (uploadId != null) {
+                signer.completeParts(grant.stagingKey(), uploadId, file.size());
+            } else if (grant.form()) {
+                long found = signer.storedSize(grant.stagingKey()).orElse(-1);
+                if (found < 0 || found > file.size()) {
+                    return new Arrived(file.size(), new UploadException(label + " was sent with a form, and "
+                            + (found < 0 ? "nothing arrived" : "is " + found + " bytes, more than the " + file.size()
+                                    + " its form allowed"), null));
+                }
+                return new Arrived(found, null);
+            }
+            return new Arrived(file.size(), null);
         } catch (IOException | RuntimeException e) {
-            return new UploadException(SafeText.label(index, grant.file().fileName()) + " was sent in parts, and its"
-                    + " upload could not be completed: " + SafeText.describe(e), e);
+            return new Arrived(file.size(), new UploadException(label + (uploadId != null ? " was sent in parts, and"
+                    + " its upload could not be completed: " : " was sent with a form, and what arrived could not be"
+                    + " found: ") + SafeText.describe(e), e));
         }
     }
 
-    /** The attachment that copies a grant's object: its file's name and type, its object as announced. */
-    private static Attachment attachment(UploadGrant grant, Map<String, String> metadata) {
+    /** The attachment that copies a grant's object: its file's name and type, its object as found. */
+    private static Attachment attachment(UploadGrant grant, Map<String, String> metadata, long size) {
         FileToUpload file = grant.file();
-        StoredObject.Builder announced = StoredObject.builder(grant.stagingKey(), file.size());
+        StoredObject.Builder announced = StoredObject.builder(grant.stagingKey(), size);
         if (file.checksum() != null) {
             announced.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
         }
         Attachment.Builder attachment = Attachment.builder(file.fileName(),
                 AttachmentContent.ofStoredObject(announced.build())).contentType(file.contentType()).metadata(metadata);
         return attachment.build();
+    }
+
+    /** The work, its refusals counted by reason. */
+    private <T> T counted(Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (GrantRefusedException e) {
+            Objects.requireNonNull(refused.get(e.reason())).increment();
+            throw e;
+        }
+    }
+
+    /**
+     * What this object granted and refused since it was built: for meters
+     * ({@link io.github.boundedupload.micrometer.DirectUploadsMeters}) and health details.
+     *
+     * @return the counts now
+     */
+    public Stats stats() {
+        Map<Reason, Long> byReason = new EnumMap<>(Reason.class);
+        refused.forEach((reason, count) -> byReason.put(reason, count.sum()));
+        return new Stats(granted.sum(), byReason);
+    }
+
+    /**
+     * What a {@link DirectUploads} granted and refused since it was built.
+     *
+     * @param granted the files granted (a grant each)
+     * @param refused the requests for grants and the confirms refused, by reason (every reason, zero or more)
+     */
+    public record Stats(long granted, Map<Reason, Long> refused) {
+
+        /**
+         * The counts.
+         *
+         * @param granted the files granted
+         * @param refused the refusals by reason
+         */
+        public Stats {
+            refused = Map.copyOf(refused);
+        }
     }
 
     private static void checkCaller(String caller) {

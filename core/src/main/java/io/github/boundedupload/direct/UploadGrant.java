@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The right of one caller to upload one announced file itself, once, before an expiry: an unguessable id, the staging
- * key the file goes to (never its name), for a large file the multipart upload it goes in, and, just after it was
- * granted, what the client sends: one signed request, or a signed request per part. Once confirmed, what the confirm
+ * key the file goes to (never its name), for a large file the multipart upload it goes in, whether it is sent with a
+ * form (whose size is a bound, not exact), and, just after it was granted, what the client sends: one signed request
+ * (a PUT, or a form), or a signed request per part. Once confirmed, what the confirm
  * stored. Immutable. Changes when what a grant records changes.
  *
  * @param id the grant's id: random, unguessable; what the client reports back to confirm it
@@ -20,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param stagingKey where the client stores the file
  * @param expiresAt when the signed requests stop being accepted
  * @param uploadId the multipart upload the file is sent in, part by part; {@code null} for a file sent in one request
+ * @param form whether the file is sent with a form ({@code POST}): its announced size is then the most it may have,
+ *        and the confirm takes the size found
  * @param request the signed request for the client of a file sent in one request; {@code null} otherwise, and in
  *        grants read back from a {@link GrantStore}
  * @param parts the signed requests of the parts of a file sent in parts; {@code null} otherwise, and in grants read
@@ -27,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param confirmed what confirming it stored; {@code null} until it is confirmed
  */
 public record UploadGrant(String id, String caller, FileToUpload file, String stagingKey, Instant expiresAt,
-        @Nullable String uploadId, @Nullable SignedRequest request, @Nullable SignedParts parts,
+        @Nullable String uploadId, boolean form, @Nullable SignedRequest request, @Nullable SignedParts parts,
         @Nullable StoredObject confirmed) {
 
     /**
@@ -39,6 +42,7 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @param stagingKey where the client stores the file
      * @param expiresAt when the signed requests stop being accepted
      * @param uploadId the multipart upload, or {@code null}
+     * @param form whether the file is sent with a form
      * @param request the signed request, or {@code null}
      * @param parts the signed requests of the parts, or {@code null}
      * @param confirmed what confirming it stored, or {@code null}
@@ -63,11 +67,26 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @return the grant
      */
     public static UploadGrant of(String id, String caller, FileToUpload file, String stagingKey, Instant expiresAt) {
-        return new UploadGrant(id, caller, file, stagingKey, expiresAt, null, null, null, null);
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, null, false, null, null, null);
     }
 
     /**
-     * The signed request, on a grant just made of a file sent in one request.
+     * A grant of one file sent with a form, not yet signed nor confirmed: the file's size is the most it may have.
+     *
+     * @param id the grant's id
+     * @param caller the caller key
+     * @param file the file as announced, its size the most it may have
+     * @param stagingKey where the client stores the file
+     * @param expiresAt when the signed form stops being accepted
+     * @return the grant
+     */
+    public static UploadGrant ofForm(String id, String caller, FileToUpload file, String stagingKey,
+            Instant expiresAt) {
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, null, true, null, null, null);
+    }
+
+    /**
+     * The signed request, on a grant just made of a file sent in one request: a PUT, or a form ({@link #form()}).
      *
      * @return the request, or empty on a grant read back from a store, or of a file sent in parts
      */
@@ -101,7 +120,7 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @return a copy
      */
     public UploadGrant withRequest(SignedRequest signed) {
-        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, signed, null, confirmed);
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, form, signed, null, confirmed);
     }
 
     /**
@@ -111,7 +130,8 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @return a copy
      */
     public UploadGrant withParts(SignedParts signed) {
-        return new UploadGrant(id, caller, file, stagingKey, expiresAt, signed.uploadId(), null, signed, confirmed);
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, signed.uploadId(), form, null, signed,
+                confirmed);
     }
 
     /**
@@ -120,7 +140,7 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @return a copy without its signed requests
      */
     public UploadGrant unsigned() {
-        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, null, null, confirmed);
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, form, null, null, confirmed);
     }
 
     /**
@@ -130,6 +150,6 @@ public record UploadGrant(String id, String caller, FileToUpload file, String st
      * @return a copy, without its signed requests (they are spent)
      */
     public UploadGrant withConfirmed(StoredObject stored) {
-        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, null, null, stored);
+        return new UploadGrant(id, caller, file, stagingKey, expiresAt, uploadId, form, null, null, stored);
     }
 }

@@ -94,6 +94,18 @@ public interface UploadSigner {
     }
 
     /**
+     * The size of the object under a key, for the confirm of a form (whose size is a bound, not exact). Default:
+     * unsupported, as for a signer that signs no forms.
+     *
+     * @param key the key a form stored an object under
+     * @return its size, or empty when there is no object
+     * @throws IOException when the storage does not answer
+     */
+    default java.util.OptionalLong storedSize(String key) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot tell what a form stored");
+    }
+
+    /**
      * Aborts one multipart upload, whose parts the storage then forgets; an upload gone already is no failure.
      *
      * @param key the key the upload was started for

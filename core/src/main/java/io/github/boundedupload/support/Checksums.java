@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
@@ -17,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  * was sent as S3 does. Not thread-safe. Changes when S3 knows another algorithm.
  */
 public final class Checksums {
+
+    /** The algorithms, as S3 names them. */
+    public static final Set<String> ALGORITHMS = Set.of("CRC32", "CRC32C", "SHA1", "SHA256");
 
     private final @Nullable Checksum crc;
     private final @Nullable MessageDigest digest;

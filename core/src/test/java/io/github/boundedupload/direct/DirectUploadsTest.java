@@ -12,23 +12,33 @@ import io.github.boundedupload.KeyStrategy;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.local.LocalFileUploader;
+import io.github.boundedupload.micrometer.DirectUploadsMeters;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
+import io.github.boundedupload.spi.UploadEvent;
+import io.github.boundedupload.spi.UploadListener;
 import io.github.boundedupload.spi.UploadSigner;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,7 +66,15 @@ class DirectUploadsTest {
 
         @Override
         public SignedRequest signPost(SignRequest request) {
-            throw new UnsupportedOperationException();
+            signed.add(request);
+            return new SignedRequest("POST", URI.create("https://storage.test/"), Map.of(), Map.of("key",
+                    request.key()), Instant.now().plus(request.lifetime()));
+        }
+
+        @Override
+        public OptionalLong storedSize(String key) throws IOException {
+            Path file = storage.resolve(key);
+            return Files.exists(file) ? OptionalLong.of(Files.size(file)) : OptionalLong.empty();
         }
     };
 
@@ -190,6 +208,82 @@ class DirectUploadsTest {
                 .isInstanceOf(GrantRefusedException.class).hasMessageContaining("more than the 2 grants");
         assertThat(signed).hasSize(2);
         assertThat(direct.grant("bob", List.of(small))).hasSize(1);
+
+        // Counted for the meters (DirectUploadsMeters), by reason; an invalid name is the uploader's refusal.
+        DirectUploads.Stats stats = direct.stats();
+        assertThat(stats.granted()).isEqualTo(3);
+        assertThat(stats.refused()).containsEntry(GrantRefusedException.Reason.FILES_PER_REQUEST, 1L)
+                .containsEntry(GrantRefusedException.Reason.BYTES_PER_FILE, 1L)
+                .containsEntry(GrantRefusedException.Reason.BYTES_PER_REQUEST, 1L)
+                .containsEntry(GrantRefusedException.Reason.CONTENT_TYPE, 2L)
+                .containsEntry(GrantRefusedException.Reason.CHECKSUM, 1L)
+                .containsEntry(GrantRefusedException.Reason.OUTSTANDING_PER_CALLER, 1L)
+                .containsEntry(GrantRefusedException.Reason.NOT_THE_CALLERS, 0L);
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new DirectUploadsMeters(direct, "direct").bindTo(registry);
+        assertThat(registry.get("bounded.upload.direct.granted").tag("uploader", "direct").functionCounter().count())
+                .isEqualTo(3);
+        assertThat(registry.get("bounded.upload.direct.refused").tag("reason", "bytes-per-request").functionCounter()
+                .count()).isEqualTo(1);
+        assertThat(registry.get("bounded.upload.direct.refused").functionCounters())
+                .hasSize(GrantRefusedException.Reason.values().length);
+    }
+
+    @Test
+    void aFormsFileIsConfirmedWithTheSizeFoundUpToItsBound() throws IOException {
+        DirectUploads direct = direct().build();
+        UploadGrant small = direct.grantForm("alice", FileToUpload.of("avatar.png", 1_000, "image/png"));
+        UploadGrant large = direct.grantForm("alice", FileToUpload.of("banner.png", 1_000, "image/png"));
+        UploadGrant never = direct.grantForm("alice", FileToUpload.of("never.png", 1_000, "image/png"));
+        assertThat(small.form()).isTrue();
+        assertThat(small.signedRequest().orElseThrow().method()).isEqualTo("POST");
+        assertThat(signed).extracting(SignRequest::size).containsOnly(1_000L);
+        send(small, bytes(7, 300));
+        send(large, bytes(8, 1_001)); // a storage that does not check the form's bound
+
+        assertThat(direct.confirm("alice", List.of(small.id())).storedObjects().get(0).size()).isEqualTo(300);
+        assertThatThrownBy(() -> direct.confirm("alice", List.of(large.id()))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("banner.png").cause().hasMessageContaining("1001 bytes, more than the 1000");
+        assertThatThrownBy(() -> direct.confirm("alice", List.of(never.id()))).isInstanceOf(BatchFailedException.class)
+                .hasMessageContaining("never.png").cause().hasMessageContaining("nothing arrived");
+        assertThatThrownBy(() -> direct.grantForm("alice", announced("sum.png", bytes(9, 10))))
+                .isInstanceOf(GrantRefusedException.class).hasMessageContaining("sum.png")
+                .hasMessageContaining("without one");
+    }
+
+    @Test
+    void aSecondConfirmOfAGrantWhileTheFirstRunsIsRefusedAndCopiesNothing() throws Exception {
+        CountDownLatch copying = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        UploadListener holds = new UploadListener() {
+            @Override
+            public void uploadStarted(UploadEvent upload, Duration queued) {
+                copying.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (ConcurrentAttachmentUploader held = ConcurrentAttachmentUploader.create(storage, UploaderConfig.builder()
+                .name("held").listener(holds).build())) {
+            DirectUploads direct = DirectUploads.builder(held, signer).build();
+            byte[] content = bytes(10, 1_000);
+            UploadGrant grant = direct.grant("alice", List.of(announced("once.png", content))).get(0);
+            send(grant, content);
+            CompletableFuture<BatchResult> first = CompletableFuture.supplyAsync(() -> direct.confirm("alice",
+                    List.of(grant.id())));
+            assertThat(copying.await(30, TimeUnit.SECONDS)).isTrue();
+
+            assertThatThrownBy(() -> direct.confirm("alice", List.of(grant.id())))
+                    .isInstanceOf(GrantRefusedException.class).hasMessageContaining("being confirmed by another");
+            release.countDown();
+
+            String key = first.get(30, TimeUnit.SECONDS).storedObjects().get(0).key();
+            assertThat(objectsOutsideStaging()).containsExactly(storage.resolve(key));
+            assertThat(direct.confirm("alice", List.of(grant.id())).storedObjects().get(0).key()).isEqualTo(key);
+        }
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class JdbcGrantStore implements GrantStore {
 
     private static final String COLUMNS = "grant_id, caller, file_name, size_bytes, content_type, checksum_algorithm,"
             + " checksum, staging_key, expires_at, confirmed_key, confirmed_size, confirmed_etag,"
-            + " confirmed_checksum_algorithm, confirmed_checksum, confirmed_version, upload_id";
+            + " confirmed_checksum_algorithm, confirmed_checksum, confirmed_version, upload_id, by_form";
 
     /** Default {@code longestRequest}: one hour (5 GB at about 2 MB/s). */
     public static final Duration DEFAULT_LONGEST_REQUEST = Duration.ofHours(1);
@@ -192,7 +192,7 @@ public final class JdbcGrantStore implements GrantStore {
                 }
             }
             try (PreparedStatement insert = c.prepareStatement("INSERT INTO bounded_upload_grant (" + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, ?)")) {
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, NULL, NULL, NULL, ?, ?)")) {
                 for (UploadGrant grant : grants) {
                     FileToUpload file = grant.file();
                     insert.setString(1, grant.id());
@@ -205,6 +205,7 @@ public final class JdbcGrantStore implements GrantStore {
                     insert.setString(8, grant.stagingKey());
                     insert.setLong(9, grant.expiresAt().toEpochMilli());
                     nullable(insert, 10, grant.uploadId());
+                    insert.setShort(11, (short) (grant.form() ? 1 : 0));
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -350,7 +351,7 @@ public final class JdbcGrantStore implements GrantStore {
         }
         return new UploadGrant(rows.getString("grant_id"), rows.getString("caller"), file,
                 rows.getString("staging_key"), Instant.ofEpochMilli(rows.getLong("expires_at")),
-                rows.getString("upload_id"), null, null, confirmed);
+                rows.getString("upload_id"), rows.getShort("by_form") == 1, null, null, confirmed);
     }
 
     private static void nullable(PreparedStatement statement, int index, @Nullable String value) throws SQLException {

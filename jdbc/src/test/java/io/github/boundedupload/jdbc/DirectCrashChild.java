@@ -65,7 +65,7 @@ public final class DirectCrashChild {
                 .listener(steps).journal(journal).build());
         S3Presigner presigner = ChildArgs.presigner(args);
         S3Client client = ChildArgs.s3(args);
-        DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, bucket).parts(client)
+        DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, bucket).client(client)
                 .build()).grants(JdbcGrantStore.of(journal, LIFETIME)).lifetime(LIFETIME).partsAbove(6L * 1024 * 1024)
                 .partSize(5L * 1024 * 1024).build();
         HttpClient http = HttpClient.newHttpClient();

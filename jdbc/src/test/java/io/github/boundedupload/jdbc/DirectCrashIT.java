@@ -70,7 +70,7 @@ class DirectCrashIT {
                         .build()) {
             // This instance reconciles the prefix the children grant under, as any instance of the fleet would.
             JdbcGrantStore.of(recovering, DirectCrashChild.LIFETIME).serve("staging/", DirectCrashChild.LIFETIME,
-                    S3UploadSigner.builder(presigner, bucket.name()).parts(services.s3Client()).build());
+                    S3UploadSigner.builder(presigner, bucket.name()).client(services.s3Client()).build());
             for (int point = 0; point < KILL_POINTS; point++) {
                 int round = random.nextInt(ROUNDS_PER_CHILD);
                 String at = round + " " + STEPS[point % STEPS.length]; // every step twice, in a seeded random round

@@ -17,6 +17,7 @@ import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -124,6 +126,39 @@ class JdbcGrantStoreTest {
         });
         assertThat(second.grant("alice", List.of(FileToUpload.of("c.txt", 1, "text/plain"))))
                 .as("a confirmed grant counts no more").hasSize(1);
+    }
+
+    @Test
+    void aFormsGrantKeepsItsKindInItsRowAndAnotherInstanceConfirmsTheSizeFound() throws Exception {
+        UploadSigner forms = new UploadSigner() {
+            @Override
+            public SignedRequest signPut(SignRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public SignedRequest signPost(SignRequest request) {
+                return new SignedRequest("POST", URI.create("https://storage.test/"), Map.of(), Map.of("key",
+                        request.key()), Instant.now().plus(request.lifetime()));
+            }
+
+            @Override
+            public OptionalLong storedSize(String key) throws IOException {
+                Path file = storage.resolve(key);
+                return Files.exists(file) ? OptionalLong.of(Files.size(file)) : OptionalLong.empty();
+            }
+        };
+        DirectUploads first = DirectUploads.builder(uploaderOne, forms).grants(JdbcGrantStore.of(one)).build();
+        DirectUploads second = DirectUploads.builder(uploaderTwo, forms).grants(JdbcGrantStore.of(two)).build();
+        UploadGrant grant = first.grantForm("carol", FileToUpload.of("avatar.png", 1_000, "image/png"));
+        assertThat(grant.signedRequest().orElseThrow().fields()).containsEntry("key", grant.stagingKey());
+        send(grant, "seven b"); // 7 of the 1,000 bytes the form allows
+
+        BatchResult confirmed = second.confirm("carol", List.of(grant.id()));
+
+        StoredObject stored = confirmed.storedObjects().get(0);
+        assertThat(stored.size()).isEqualTo(7);
+        assertThat(Files.readString(storage.resolve(stored.key()))).isEqualTo("seven b");
     }
 
     @Test

@@ -220,7 +220,7 @@ class JdbcUploadJournalTest {
     void everySchemaScriptHasTheJournalsTables() throws SQLException {
         for (String database : List.of("postgresql", "mysql", "h2")) {
             for (String version : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql",
-                    "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_parts.sql")) {
+                    "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_kinds.sql")) {
                 String migration = "flyway/" + database + "/" + version;
                 assertThat(JdbcUploadJournal.class.getResource(migration)).as(migration).isNotNull();
             }

@@ -177,6 +177,12 @@ class MigrationsIT {
                 assertThat(column.getInt("NULLABLE")).as("nullable").isEqualTo(DatabaseMetaData.columnNullable);
                 assertThat(column.next()).as("one such column").isFalse();
             }
+            try (ResultSet column = meta.getColumns(c.getCatalog(), null,
+                    upper ? "BOUNDED_UPLOAD_GRANT" : "bounded_upload_grant", upper ? "BY_FORM" : "by_form")) {
+                assertThat(column.next()).as("bounded_upload_grant.by_form exists").isTrue();
+                assertThat(column.getInt("DATA_TYPE")).as("its type").isEqualTo(Types.SMALLINT);
+                assertThat(column.getInt("NULLABLE")).as("nullable").isEqualTo(DatabaseMetaData.columnNullable);
+            }
         }
     }
 

@@ -69,7 +69,7 @@ abstract class OrphanScenarios {
                 // Requests live 3 s, and may run 3 s more: what was written 6 s ago is nobody's any more.
                 JdbcGrantStore store = JdbcGrantStore.of(journal, Duration.ofSeconds(3));
                 DirectUploads direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner,
-                        bucket.name()).parts(services.s3Client()).build()).grants(store)
+                        bucket.name()).client(services.s3Client()).build()).grants(store)
                         .lifetime(Duration.ofSeconds(3)).partsAbove(PART_SIZE).partSize(PART_SIZE).build();
                 DirectUploads slowly = DirectUploads.builder(uploader, S3UploadSigner.builder(slowPresigner,
                         bucket.name()).build()).grants(store).lifetime(Duration.ofSeconds(3)).build();

@@ -3,7 +3,7 @@ package io.github.boundedupload.s3;
 import io.github.boundedupload.spi.SignRequest;
 import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.s3.internal.PostPolicy;
-import io.github.boundedupload.s3.internal.PresignedParts;
+import io.github.boundedupload.s3.internal.SignerCalls;
 import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.UploadSigner;
 import java.io.IOException;
@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
@@ -34,15 +35,16 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * one, its checksum header ({@code x-amz-checksum-crc32} and the like), so that S3 refuses a body of another length
  * or content, and a request started after the lifetime. Forms ({@link #signPost(SignRequest)}) are signed here, as a
  * SigV4 POST policy (the SDK has none), with the credentials and the region given to {@link Builder#forms}: the
- * presigner does not tell its own. Multipart uploads ({@link #signParts}, for files above 5 GiB or any size a
- * {@code DirectUploads} sends in parts) are started, completed and aborted with the application's client given to
- * {@link Builder#parts}, whose parts are presigned UploadParts, each binding its length. Thread-safe. Changes when what
+ * presigner does not tell its own. With the application's client ({@link Builder#client}), multipart uploads
+ * ({@link #signParts}, for files above 5 GiB or any size a {@code DirectUploads} sends in parts) are started, completed
+ * and aborted, their parts presigned UploadParts that each bind their length, and the size of what a form stored is
+ * read ({@link #storedSize}). Thread-safe. Changes when what
  * a signed request binds changes.
  *
  * <pre>{@code
  * S3UploadSigner signer = S3UploadSigner.builder(presigner, "my-bucket")
  *     .forms(credentialsProvider, Region.EU_WEST_1)   // only for signPost
- *     .parts(s3Client)                                // only for signParts
+ *     .client(s3Client)                               // for signParts, and to confirm forms
  *     .build();
  * }</pre>
  */
@@ -55,7 +57,7 @@ public final class S3UploadSigner implements UploadSigner {
     private final String bucket;
     private final @Nullable AwsCredentialsProvider credentials;
     private final @Nullable Region region;
-    private final @Nullable PresignedParts parts;
+    private final @Nullable SignerCalls parts;
 
     private S3UploadSigner(Builder builder) {
         this.presigner = builder.presigner;
@@ -63,7 +65,7 @@ public final class S3UploadSigner implements UploadSigner {
         this.credentials = builder.credentials;
         this.region = builder.region;
         this.parts = builder.client == null && builder.asyncClient == null ? null
-                : new PresignedParts(presigner, bucket, builder.client, builder.asyncClient);
+                : new SignerCalls(presigner, bucket, builder.client, builder.asyncClient);
     }
 
     /**
@@ -98,7 +100,7 @@ public final class S3UploadSigner implements UploadSigner {
                     + request.size() + ": sign parts");
         }
         PresignedPutObjectRequest signed = presign(put.build(), request.lifetime());
-        return new SignedRequest("PUT", uri(signed.url()), PresignedParts.clientHeaders(signed.signedHeaders()),
+        return new SignedRequest("PUT", uri(signed.url()), SignerCalls.clientHeaders(signed.signedHeaders()),
                 Map.of(), signed.expiration());
     }
 
@@ -108,7 +110,7 @@ public final class S3UploadSigner implements UploadSigner {
         return LARGEST_PUT;
     }
 
-    /** Whether a client was given to {@link Builder#parts}. */
+    /** Whether a client was given to {@link Builder#client}. */
     @Override
     public boolean signsParts() {
         return parts != null;
@@ -135,10 +137,16 @@ public final class S3UploadSigner implements UploadSigner {
         return parts == null ? 0 : parts.abortIncomplete(prefix, startedBefore, limit);
     }
 
-    private PresignedParts parts() {
+    /** HeadObject, on the client given to {@link Builder#client}. */
+    @Override
+    public OptionalLong storedSize(String key) throws IOException {
+        return parts().size(key);
+    }
+
+    private SignerCalls parts() {
         if (parts == null) {
-            throw new UnsupportedOperationException("signing multipart uploads needs the application's S3 client:"
-                    + " give it to S3UploadSigner.Builder.parts");
+            throw new UnsupportedOperationException("multipart uploads, and the confirm of forms, need the"
+                    + " application's S3 client: give it to S3UploadSigner.Builder.client");
         }
         return parts;
     }
@@ -231,25 +239,27 @@ public final class S3UploadSigner implements UploadSigner {
         }
 
         /**
-         * Lets the signer sign multipart uploads ({@link S3UploadSigner#signParts}): it starts, completes and aborts
-         * them with the application's client (which it never closes), for the presigner's bucket.
+         * Gives the signer the application's client (which it never closes), for what it does in the bucket itself:
+         * multipart uploads ({@link S3UploadSigner#signParts}) started, completed and aborted, and the size of what a
+         * form stored ({@link S3UploadSigner#storedSize}).
          *
          * @param client the blocking client
          * @return this builder
          */
-        public Builder parts(S3Client client) {
+        public Builder client(S3Client client) {
             this.client = Objects.requireNonNull(client, "client");
             this.asyncClient = null;
             return this;
         }
 
         /**
-         * Lets the signer sign multipart uploads, on the application's non-blocking client (it waits for each answer).
+         * Gives the signer the application's non-blocking client, as {@link #client(S3Client)} (it waits for each
+         * answer).
          *
          * @param client the non-blocking client
          * @return this builder
          */
-        public Builder parts(S3AsyncClient client) {
+        public Builder client(S3AsyncClient client) {
             this.asyncClient = Objects.requireNonNull(client, "client");
             this.client = null;
             return this;

@@ -62,8 +62,9 @@ class DirectUploadsIT {
         uploader = ConcurrentAttachmentUploader.create(S3FileUploader.builder(client, s3.bucket().name()).build(),
                 UploaderConfig.builder().name("direct").failurePolicy(FailurePolicy.ALL_OR_NOTHING)
                         .keyStrategy(KeyStrategy.datedUuid("confirmed")).build());
-        direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name()).parts(client)
-                .build()).partsAbove(PARTS_ABOVE).partSize(PART_SIZE).build();
+        direct = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name()).client(client)
+                .forms(services.credentials(), services.region()).build()).partsAbove(PARTS_ABOVE).partSize(PART_SIZE)
+                .build();
     }
 
     @AfterAll
@@ -182,7 +183,7 @@ class DirectUploadsIT {
     @Test
     void aGrantNotKeptAbortsTheMultipartUploadsItStarted() {
         DirectUploads bounded = DirectUploads.builder(uploader, S3UploadSigner.builder(presigner, s3.bucket().name())
-                .parts(client).build()).stagingPrefix("bounded-staging/").maxOutstandingPerCaller(1)
+                .client(client).build()).stagingPrefix("bounded-staging/").maxOutstandingPerCaller(1)
                 .partsAbove(PARTS_ABOVE).partSize(PART_SIZE).build();
         FileToUpload large = FileToUpload.of("big.bin", 3 * PART_SIZE, "application/octet-stream");
 
@@ -208,6 +209,41 @@ class DirectUploadsIT {
                     .isInstanceOf(GrantRefusedException.class).hasMessageContaining("huge.iso")
                     .hasMessageContaining("signs no multipart uploads");
         }
+    }
+
+    @Test
+    void aFormsFileIsConfirmedWithTheSizeFoundAndALargerOneIsRefusedByTheServer() throws Exception {
+        byte[] content = TestData.bytes(8, 30_000);
+        UploadGrant grant = direct.grantForm("hana", FileToUpload.of("avatar.png", 100_000, "image/png"));
+        UploadGrant tooLarge = direct.grantForm("hana", FileToUpload.of("banner.png", 100_000, "image/png"));
+
+        assertThat(post(grant.signedRequest().orElseThrow(), content)).isEqualTo(204);
+        assertThat(post(tooLarge.signedRequest().orElseThrow(), TestData.bytes(9, 100_001))).isBetween(400, 499);
+
+        StoredObject stored = direct.confirm("hana", List.of(grant.id())).storedObjects().get(0);
+        assertThat(stored.size()).isEqualTo(content.length);
+        assertThat(s3.bucket().read(stored.key())).contains(content);
+        assertThatThrownBy(() -> direct.confirm("hana", List.of(tooLarge.id())))
+                .isInstanceOf(BatchFailedException.class).hasMessageContaining("banner.png").cause()
+                .hasMessageContaining("nothing arrived");
+    }
+
+    /** Sends the form as a browser does: its fields in order, then the file. */
+    private static int post(SignedRequest form, byte[] file) throws Exception {
+        String boundary = "----bounded-upload-" + System.nanoTime();
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        for (java.util.Map.Entry<String, String> field : form.fields().entrySet()) {
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field.getKey()
+                    + "\"\r\n\r\n" + field.getValue() + "\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\""
+                + "\r\nContent-Type: image/png\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        body.writeBytes(file);
+        body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        HttpRequest request = HttpRequest.newBuilder(form.url())
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
+        return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** Sends part {@code number} (1-based) of the content. */

@@ -4,6 +4,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.direct.DirectUploads;
 import io.github.boundedupload.direct.GrantStore;
 import io.github.boundedupload.local.LocalUploadSigner;
+import io.github.boundedupload.micrometer.DirectUploadsMeters;
 import io.github.boundedupload.spi.UploadSigner;
 import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
@@ -65,6 +66,19 @@ class DirectUploadsConfiguration {
         } catch (IllegalArgumentException e) {
             throw new UploaderSetupException("The direct uploads' settings are invalid: " + e.getMessage(),
                     "Fix the " + PREFIX + ".* property it names.", e);
+        }
+    }
+
+    /** The meters of direct uploads, bound by Spring Boot's metrics support like every {@code MeterBinder} bean. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+    static class Meters {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DirectUploadsMeters boundedUploadDirectUploadsMeters(DirectUploads direct,
+                ConcurrentAttachmentUploader uploader) {
+            return new DirectUploadsMeters(direct, uploader.name());
         }
     }
 

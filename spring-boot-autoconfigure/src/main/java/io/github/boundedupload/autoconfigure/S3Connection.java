@@ -236,9 +236,9 @@ final class S3Connection implements StorageCheck, AutoCloseable {
         S3Client blocking = client;
         S3AsyncClient nonBlocking = asyncClient;
         if (blocking != null) {
-            builder.parts(blocking);
+            builder.client(blocking);
         } else if (nonBlocking != null) {
-            builder.parts(nonBlocking);
+            builder.client(nonBlocking);
         }
         return builder.build();
     }

@@ -153,8 +153,8 @@ class JournalAutoConfigurationTests {
                 "flyway/postgresql/V2__bounded_upload_liveness.sql", "flyway/mysql/V2__bounded_upload_liveness.sql",
                 "flyway/h2/V2__bounded_upload_liveness.sql", "flyway/postgresql/V3__bounded_upload_grant.sql",
                 "flyway/mysql/V3__bounded_upload_grant.sql", "flyway/h2/V3__bounded_upload_grant.sql",
-                "flyway/postgresql/V4__bounded_upload_grant_parts.sql",
-                "flyway/mysql/V4__bounded_upload_grant_parts.sql", "flyway/h2/V4__bounded_upload_grant_parts.sql",
+                "flyway/postgresql/V4__bounded_upload_grant_kinds.sql",
+                "flyway/mysql/V4__bounded_upload_grant_kinds.sql", "flyway/h2/V4__bounded_upload_grant_kinds.sql",
                 "liquibase/bounded-upload-journal.xml")) {
             String resource = "io/github/boundedupload/jdbc/" + script;
             assertThat(JdbcUploadJournal.class.getClassLoader().getResource(resource)).as(resource).isNotNull();
@@ -217,7 +217,7 @@ class JournalAutoConfigurationTests {
         DataSource dataSource() throws Exception {
             DataSource dataSource = new Database().dataSource();
             for (String migration : List.of("V1__bounded_upload_journal.sql", "V2__bounded_upload_liveness.sql",
-                    "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_parts.sql")) {
+                    "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_kinds.sql")) {
                 try (var c = dataSource.getConnection(); var s = c.createStatement();
                         var script = JdbcUploadJournal.class.getResourceAsStream("flyway/h2/" + migration)) {
                     s.execute(new String(script.readAllBytes(), StandardCharsets.UTF_8));

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * {@code docs/metrics.md} is made from the meters a running uploader (with the journal and deferred uploads)
+ * {@code docs/metrics.md} is made from the meters a running uploader (with the journal, deferred and direct uploads)
  * really registers, with the names Prometheus really scrapes and the health details that show the same numbers; a
  * test fails when it is stale. Regenerate it with
  * <pre>
@@ -66,11 +66,12 @@ class MetricsDocumentationTests {
         ObservationRegistry observations = ObservationRegistry.create();
         observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
         return TestSupport.runner(root).withConfiguration(TestSupport.springBootMetrics())
-                .withUserConfiguration(JournalAutoConfigurationTests.Database.class)
+                .withUserConfiguration(JournalAutoConfigurationTests.Database.class,
+                        DirectUploadsAutoConfigurationTests.Signer.class)
                 .withBean(MeterRegistry.class, () -> registry)
                 .withBean(ObservationRegistry.class, () -> observations)
                 // Listed too, though Spring Boot denies them by default (one timer per upload).
-                .withPropertyValues("bounded-upload.journal.enabled=true",
+                .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.direct.enabled=true",
                         "bounded-upload.metrics.observation-timers=true");
     }
 

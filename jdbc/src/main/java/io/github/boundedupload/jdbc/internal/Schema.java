@@ -22,7 +22,7 @@ public final class Schema {
 
     /** The Flyway migrations of every database, in order; the Liquibase changelog runs the same files. */
     public static final List<String> MIGRATIONS = List.of("V1__bounded_upload_journal.sql",
-            "V2__bounded_upload_liveness.sql", "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_parts.sql");
+            "V2__bounded_upload_liveness.sql", "V3__bounded_upload_grant.sql", "V4__bounded_upload_grant_kinds.sql");
     /**
      * MySQL's "duplicate column name" and "duplicate key name": a column or index of version 2 or 4 is there already
      * (MySQL 8 has neither ADD COLUMN IF NOT EXISTS nor CREATE INDEX IF NOT EXISTS).

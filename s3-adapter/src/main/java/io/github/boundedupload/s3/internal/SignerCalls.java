@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -31,13 +32,14 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedUploadPartRequest;
 
 /**
- * The multipart uploads of direct uploads, for {@code S3UploadSigner}: CreateMultipartUpload and a presigned UploadPart
+ * What {@code S3UploadSigner} does in the bucket itself, on the application's client: the size of what a form stored
+ * (HeadObject), and the multipart uploads of direct uploads: CreateMultipartUpload and a presigned UploadPart
  * per part when a large file is granted (the upload aborted when a part cannot be signed); ListParts, their check and
  * CompleteMultipartUpload when it is confirmed; AbortMultipartUpload of one, and of those under a prefix started before
  * a time (the reconciliation). On the application's client, blocking or not; every call waits for its answer. Never
  * logs a URL. Changes when how a client's multipart upload is started, completed or aborted changes.
  */
-public final class PresignedParts {
+public final class SignerCalls {
 
     /** Headers the client's HTTP stack sets itself (a browser may not set them); the signature still binds them. */
     public static final List<String> SET_BY_THE_CLIENT = List.of("host", "content-length");
@@ -52,7 +54,7 @@ public final class PresignedParts {
      * @param client the application's blocking client, or {@code null} with {@code asyncClient}
      * @param asyncClient the application's non-blocking client, or {@code null} with {@code client}
      */
-    public PresignedParts(S3Presigner presigner, String bucket, @Nullable S3Client client,
+    public SignerCalls(S3Presigner presigner, String bucket, @Nullable S3Client client,
             @Nullable S3AsyncClient asyncClient) {
         if ((client == null) == (asyncClient == null)) {
             throw new IllegalArgumentException("one client: blocking or not");
@@ -173,6 +175,20 @@ public final class PresignedParts {
         }
     }
 
+    /** The size of the object under the key, or empty when there is none. */
+    public OptionalLong size(String key) throws IOException {
+        try {
+            Long length = call(s -> s.headObject(r -> r.bucket(bucket).key(key)).contentLength(),
+                    a -> a.headObject(r -> r.bucket(bucket).key(key)).thenApply(HeadObjectResponse::contentLength));
+            return length == null ? OptionalLong.empty() : OptionalLong.of(length);
+        } catch (S3CallException e) {
+            if (e.notFound()) {
+                return OptionalLong.empty();
+            }
+            throw e;
+        }
+    }
+
     /** Aborts one upload; one gone already is no failure. */
     public void abort(String key, String uploadId) throws IOException {
         try {
@@ -248,6 +264,6 @@ public final class PresignedParts {
 
     @Override
     public String toString() {
-        return "PresignedParts[" + bucket + "]";
+        return "SignerCalls[" + bucket + "]";
     }
 }
