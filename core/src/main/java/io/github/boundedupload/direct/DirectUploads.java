@@ -1,37 +1,18 @@
 package io.github.boundedupload.direct;
 
 import io.github.boundedupload.Attachment;
-import io.github.boundedupload.AttachmentContent;
 import io.github.boundedupload.BatchResult;
-import io.github.boundedupload.BatchFailedException;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
-import io.github.boundedupload.FailurePolicy;
-import io.github.boundedupload.StoredObject;
-import io.github.boundedupload.UploadException;
-import io.github.boundedupload.UploadResult;
 import io.github.boundedupload.direct.GrantRefusedException.Reason;
 import io.github.boundedupload.spi.SignRequest;
-import io.github.boundedupload.spi.SignedRequest;
 import io.github.boundedupload.spi.UploadSigner;
 import io.github.boundedupload.support.SafeText;
-import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
-import java.util.EnumMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Direct uploads: the bytes go from the client (a browser, a mobile app) to the storage, and never cross the
@@ -56,19 +37,15 @@ import org.slf4j.LoggerFactory;
  * and a signed PUT per part ({@link UploadGrant#signedParts()}): one PUT of S3 stores at most 5 GiB, and parts can be
  * sent several at once and again after a failure. The confirm completes the upload (every part there, the announced
  * size in all), then copies it as any other; an upload nobody completes is aborted by the store's reconciliation. The
- * storage keeps a checksum per part, not one of the object: a file sent in parts is announced without a checksum.
- *
- * <p><b>Plain HTML forms.</b> {@link #grantForm} grants one file sent with a form ({@code POST}), for a page without
- * script: the form binds the key, the content type and the most bytes the file may have, and the confirm takes the
- * size it finds.
+ * storage keeps a checksum per part, not one of the object: a file sent in parts is announced without a checksum. A
+ * page without script uses {@link #grantForm}: a form that binds the most bytes, whose confirm takes the size found.
  *
  * <p>Confirming a grant twice is harmless: the second confirm reports what the first stored, and copies nothing. Two
  * confirms of one grant at once in this JVM: the second is refused at once ({@link GrantRefusedException}), before
  * anything is copied; across a fleet, the store's lock does it ({@code JdbcGrantStore} in the caller's transaction).
- * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. The staging objects
- * are not deleted by the confirm (a journal may still roll it back): a store that reconciles the staging prefix
- * removes them once no grant can cover them ({@code JdbcGrantStore}), and a lifecycle rule on the prefix is the
- * backstop (see {@code docs/direct-uploads.md}).
+ * Confirming a grant of another caller, or an unknown one, is refused before anything is copied. A store that
+ * reconciles the staging prefix removes the staging objects once no grant can cover them ({@code JdbcGrantStore}); a
+ * lifecycle rule on the prefix is the backstop ({@code docs/direct-uploads.md}).
  */
 public final class DirectUploads {
 
@@ -86,52 +63,27 @@ public final class DirectUploads {
     public static final long DEFAULT_PART_SIZE = 16L * 1024 * 1024;
     /** The smallest part but the last that S3 takes: 5 MiB. */
     public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
-    /** The most parts of one multipart upload that S3 takes. */
-    static final int MAX_PARTS = 10_000;
     private static final int MAX_CALLER_LENGTH = 200;
-    private static final Logger LOG = LoggerFactory.getLogger(DirectUploads.class);
 
     private final ConcurrentAttachmentUploader uploader;
-    private final UploadSigner signer;
     private final GrantStore store;
-    private final String stagingPrefix;
-    private final Duration lifetime;
-    private final Announced announced;
-    private final int maxOutstandingPerCaller;
-    private final long partsAbove;
-    private final long partSize;
-    /** The ids of the grants being confirmed in this JVM: one confirm of a grant at a time, so one copy. */
-    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
-    private final LongAdder granted = new LongAdder();
-    private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
+    private final Granting granting;
+    private final Confirming confirming;
+    private final Tally tally = new Tally();
 
     private DirectUploads(Builder builder) {
         this.uploader = builder.uploader;
-        this.signer = builder.signer;
         this.store = builder.store;
-        this.stagingPrefix = builder.stagingPrefix;
-        this.lifetime = builder.lifetime;
-        this.announced = new Announced(builder.maxFilesPerRequest, builder.maxBytesPerFile < 0
+        UploadSigner signer = builder.signer;
+        String stagingPrefix = builder.stagingPrefix;
+        long partsAbove = builder.partsAbove;
+        Announced announced = new Announced(builder.maxFilesPerRequest, builder.maxBytesPerFile < 0
                 ? uploader.config().maxAttachmentSize() : builder.maxBytesPerFile, builder.maxBytesPerRequest,
                 builder.contentTypes);
-        this.maxOutstandingPerCaller = builder.maxOutstandingPerCaller;
-        this.partsAbove = builder.partsAbove;
-        this.partSize = builder.partSize;
-        for (Reason reason : Reason.values()) {
-            refused.put(reason, new LongAdder());
-        }
-        if (signer.signsParts() && partsAbove > signer.largestPut()) {
-            throw new IllegalArgumentException("partsAbove " + partsAbove + " is more than the " + signer.largestPut()
-                    + " bytes one signed request of " + signer + " stores");
-        }
-        // What the staging prefix holds is removed once no grant covers it: the uploader's own keys must lie elsewhere.
-        String sample = uploader.check(List.of(Attachment.of("sample.bin", new byte[0]))).get(0);
-        if (sample.startsWith(stagingPrefix)) {
-            throw new IllegalArgumentException("the uploader's keys (such as " + SafeText.quote(sample) + ") lie under"
-                    + " the staging prefix " + SafeText.quote(stagingPrefix) + ", whose objects are removed once no"
-                    + " grant covers them: give the staging prefix a place of its own");
-        }
-        store.serve(stagingPrefix, lifetime, signer);
+        this.granting = new Granting(uploader, signer, store, announced, stagingPrefix, builder.lifetime,
+                builder.maxOutstandingPerCaller, partsAbove, builder.partSize);
+        this.confirming = new Confirming(uploader, signer, store);
+        store.serve(stagingPrefix, builder.lifetime, signer);
     }
 
     /**
@@ -158,45 +110,12 @@ public final class DirectUploads {
      * @throws io.github.boundedupload.InvalidAttachmentException when a file name is invalid, naming the file
      */
     public List<UploadGrant> grant(String caller, List<FileToUpload> files) {
-        List<UploadGrant> grants = counted(() -> grantChecked(caller, files));
-        granted.add(grants.size());
+        checkCaller(caller);
+        List<UploadGrant> grants = tally.counted(() -> granting.grant(caller, files));
+        tally.granted(grants.size());
         return grants;
     }
 
-    private List<UploadGrant> grantChecked(String caller, List<FileToUpload> files) {
-        checkCaller(caller);
-        List<Attachment> attachments = announced.check(files);
-        uploader.check(attachments); // names, and the uploader's own bounds, as for an upload
-        for (int i = 0; i < files.size(); i++) {
-            checkSendable(i, files.get(i));
-        }
-        Instant now = Instant.now();
-        Instant expiresAt = now.plus(lifetime);
-        List<UploadGrant> grants = new ArrayList<>();
-        boolean added = false;
-        try {
-            // Multipart uploads are started before the grants are kept: an upload's id is part of its grant. They are
-            // aborted below when the grants are not kept; the reconciliation aborts them when this process dies first.
-            for (int i = 0; i < files.size(); i++) {
-                FileToUpload file = files.get(i);
-                String id = UUID.randomUUID().toString();
-                UploadGrant grant = UploadGrant.of(id, caller, file, stagingPrefix + id, expiresAt);
-                grants.add(inParts(file) ? startParts(i, grant) : grant);
-            }
-            added = store.add(caller, grants.stream().map(UploadGrant::unsigned).toList(), maxOutstandingPerCaller,
-                    now);
-        } finally {
-            if (!added) {
-                abortParts(grants);
-            }
-        }
-        if (!added) {
-            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
-                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
-        }
-        return grants.stream().map(grant -> grant.parts() != null ? grant : grant.withRequest(signPut(grant)))
-                .toList();
-    }
 
     /**
      * Grants one file sent with a plain HTML form ({@code POST}, {@code multipart/form-data}), whose browser announces
@@ -221,95 +140,13 @@ public final class DirectUploads {
      * @throws UnsupportedOperationException when the signer signs no forms
      */
     public UploadGrant grantForm(String caller, FileToUpload file) {
-        UploadGrant grant = counted(() -> grantFormChecked(caller, file));
-        granted.increment();
+        checkCaller(caller);
+        UploadGrant grant = tally.counted(() -> granting.grantForm(caller, file));
+        tally.granted(1);
         return grant;
     }
 
-    private UploadGrant grantFormChecked(String caller, FileToUpload file) {
-        checkCaller(caller);
-        uploader.check(announced.check(List.of(file)));
-        String label = SafeText.label(0, file.fileName());
-        if (file.checksum() != null) {
-            throw new GrantRefusedException(Reason.CHECKSUM, label + " is sent with a form, which sends no checksum: announce it"
-                    + " without one");
-        }
-        if (file.size() > signer.largestPut()) {
-            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " may be " + file.size() + " bytes: one form of " + signer
-                    + " stores at most " + signer.largestPut() + " bytes");
-        }
-        Instant now = Instant.now();
-        String id = UUID.randomUUID().toString();
-        UploadGrant grant = UploadGrant.ofForm(id, caller, file, stagingPrefix + id, now.plus(lifetime));
-        // Signed first (no storage call): a signer that signs no forms fails before anything is kept.
-        SignedRequest form = signer.signPost(SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime).build());
-        if (!store.add(caller, List.of(grant), maxOutstandingPerCaller, now)) {
-            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
-                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
-        }
-        return grant.withRequest(form);
-    }
 
-    /** Refuses a file that no signed request of this signer can carry, or that goes in parts with a checksum. */
-    private void checkSendable(int index, FileToUpload file) {
-        String label = SafeText.label(index, file.fileName());
-        if (inParts(file)) {
-            if (file.checksum() != null) {
-                throw new GrantRefusedException(Reason.CHECKSUM, label + " is " + file.size() + " bytes, more than the "
-                        + partsAbove
-                        + " above which a file is sent in parts, whose checksum the storage keeps per part and not of"
-                        + " the whole file: announce it without a checksum");
-            }
-        } else if (file.size() > signer.largestPut()) {
-            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " is " + file.size() + " bytes: one signed request of " + signer
-                    + " stores at most " + signer.largestPut() + " bytes, and it signs no multipart uploads");
-        }
-    }
-
-    private boolean inParts(FileToUpload file) {
-        return file.size() > partsAbove && signer.signsParts();
-    }
-
-    private SignedRequest signPut(UploadGrant grant) {
-        FileToUpload file = grant.file();
-        SignRequest.Builder request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime);
-        if (file.checksum() != null) {
-            request.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
-        }
-        return signer.signPut(request.build());
-    }
-
-    private UploadGrant startParts(int index, UploadGrant grant) {
-        FileToUpload file = grant.file();
-        SignRequest request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime).build();
-        // Parts of at least partSize, and no more than S3's 10,000 of them.
-        long size = Math.max(partSize, (file.size() + MAX_PARTS - 1) / MAX_PARTS);
-        try {
-            return grant.withParts(signer.signParts(request, size));
-        } catch (IOException e) {
-            throw new UploadException("could not start the multipart upload of " + SafeText.label(index,
-                    file.fileName()) + ": nothing was granted: " + SafeText.describe(e), e);
-        }
-    }
-
-    /** Aborts the multipart uploads of grants that are not kept; what fails the reconciliation aborts later. */
-    private void abortParts(List<UploadGrant> grants) {
-        for (UploadGrant grant : grants) {
-            String uploadId = grant.uploadId();
-            if (uploadId != null) {
-                try {
-                    signer.abortParts(grant.stagingKey(), uploadId);
-                } catch (IOException | RuntimeException e) {
-                    LOG.warn("direct uploads: could not abort the multipart upload of a grant that was not kept; the"
-                            + " reconciliation (or the bucket's lifecycle rule) aborts it later: {}",
-                            SafeText.describe(e));
-                }
-            }
-        }
-    }
 
     /**
      * Confirms the grants whose files the client says it sent, as one batch of the uploader: each object is checked
@@ -348,147 +185,10 @@ public final class DirectUploads {
      *         unconfirmed
      */
     public BatchResult confirm(String caller, List<String> grantIds, Map<String, String> metadata) {
-        return counted(() -> confirmChecked(caller, grantIds, metadata));
-    }
-
-    private BatchResult confirmChecked(String caller, List<String> grantIds, Map<String, String> metadata) {
         checkCaller(caller);
-        Set<String> ids = new LinkedHashSet<>(grantIds);
-        if (ids.isEmpty() || ids.size() != grantIds.size()) {
-            throw new GrantRefusedException(Reason.IDS, "a confirm of " + grantIds.size() + " grant ids: one or more, none twice");
-        }
-        List<String> claimed = new ArrayList<>();
-        try {
-            for (String id : ids) {
-                if (!confirming.add(id)) {
-                    throw new GrantRefusedException(Reason.BEING_CONFIRMED, "grant " + SafeText.quote(id) + " is being confirmed by another"
-                            + " request at this moment: nothing was confirmed; confirm again once it ends");
-                }
-                claimed.add(id);
-            }
-            return confirmClaimed(caller, grantIds, ids, metadata);
-        } finally {
-            confirming.removeAll(claimed);
-        }
+        return tally.counted(() -> confirming.confirm(caller, grantIds, metadata));
     }
 
-    private BatchResult confirmClaimed(String caller, List<String> grantIds, Set<String> ids,
-            Map<String, String> metadata) {
-        Map<String, UploadGrant> found = new HashMap<>();
-        store.find(caller, ids).forEach(grant -> found.put(grant.id(), grant));
-        for (String id : grantIds) {
-            if (!found.containsKey(id)) {
-                throw new GrantRefusedException(Reason.NOT_THE_CALLERS, "grant " + SafeText.quote(id) + " is not one of the caller's (unknown,"
-                        + " another caller's, or forgotten): nothing was confirmed");
-            }
-        }
-        List<UploadGrant> grants = grantIds.stream().map(found::get).toList();
-        List<Attachment> copies = new ArrayList<>();
-        List<Integer> copied = new ArrayList<>();
-        UploadResult[] results = new UploadResult[grants.size()];
-        boolean incomplete = false;
-        for (int i = 0; i < grants.size(); i++) {
-            UploadGrant grant = grants.get(i);
-            StoredObject confirmed = grant.confirmed();
-            if (confirmed != null) {
-                results[i] = UploadResult.stored(i, attachment(grant, metadata, grant.file().size()), confirmed);
-                continue; // confirmed before: as it was
-            }
-            Arrived arrived = arrived(i, grant);
-            Attachment attachment = attachment(grant, metadata, arrived.size);
-            if (arrived.failure == null) {
-                copies.add(attachment);
-                copied.add(i);
-            } else {
-                results[i] = UploadResult.notStored(i, attachment, grant.stagingKey(), UploadResult.Status.FAILED,
-                        arrived.failure);
-                incomplete = true;
-            }
-        }
-        if (incomplete && uploader.config().failurePolicy() == FailurePolicy.ALL_OR_NOTHING) {
-            UploadException stopped = new UploadException("not copied: a file of the confirm was not complete", null);
-            for (int c = 0; c < copied.size(); c++) {
-                int i = copied.get(c);
-                results[i] = UploadResult.notStored(i, copies.get(c), grants.get(i).stagingKey(),
-                        UploadResult.Status.CANCELLED, stopped);
-            }
-            throw new BatchFailedException(uploader.name(), new BatchResult(List.of(results)));
-        }
-        if (copies.isEmpty()) {
-            return new BatchResult(List.of(results));
-        }
-        BatchResult batch = uploader.uploadAll(copies);
-        Map<String, StoredObject> stored = new HashMap<>();
-        for (UploadResult result : batch.results()) {
-            int index = copied.get(result.index());
-            UploadGrant grant = grants.get(index);
-            if (result.storedObject().isPresent()) {
-                stored.put(grant.id(), result.storedObject().get());
-                results[index] = UploadResult.stored(index, result.attachment(), result.storedObject().get());
-            } else {
-                results[index] = UploadResult.notStored(index, result.attachment(), result.key(), result.status(),
-                        result.failure().orElseThrow());
-            }
-        }
-        if (!stored.isEmpty()) {
-            store.confirmed(caller, stored);
-        }
-        return new BatchResult(List.of(results));
-    }
-
-    /** What arrived of a grant's file: the size of its object, or why it is not there to be copied. */
-    private record Arrived(long size, @Nullable UploadException failure) {
-    }
-
-    /**
-     * What arrived: a file sent in parts has its multipart upload completed; a file sent with a form has the size
-     * found (at most its bound); a file sent with one PUT is as announced (the copy checks it).
-     */
-    private Arrived arrived(int index, UploadGrant grant) {
-        FileToUpload file = grant.file();
-        String label = SafeText.label(index, file.fileName());
-        String uploadId = grant.uploadId();
-        try {
-            if (uploadId != null) {
-                signer.completeParts(grant.stagingKey(), uploadId, file.size());
-            } else if (grant.form()) {
-                long found = signer.storedSize(grant.stagingKey()).orElse(-1);
-                if (found < 0 || found > file.size()) {
-                    return new Arrived(file.size(), new UploadException(label + " was sent with a form, and "
-                            + (found < 0 ? "nothing arrived" : "is " + found + " bytes, more than the " + file.size()
-                                    + " its form allowed"), null));
-                }
-                return new Arrived(found, null);
-            }
-            return new Arrived(file.size(), null);
-        } catch (IOException | RuntimeException e) {
-            return new Arrived(file.size(), new UploadException(label + (uploadId != null ? " was sent in parts, and"
-                    + " its upload could not be completed: " : " was sent with a form, and what arrived could not be"
-                    + " found: ") + SafeText.describe(e), e));
-        }
-    }
-
-    /** The attachment that copies a grant's object: its file's name and type, its object as found. */
-    private static Attachment attachment(UploadGrant grant, Map<String, String> metadata, long size) {
-        FileToUpload file = grant.file();
-        StoredObject.Builder announced = StoredObject.builder(grant.stagingKey(), size);
-        if (file.checksum() != null) {
-            announced.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
-        }
-        Attachment.Builder attachment = Attachment.builder(file.fileName(),
-                AttachmentContent.ofStoredObject(announced.build())).contentType(file.contentType()).metadata(metadata);
-        return attachment.build();
-    }
-
-    /** The work, its refusals counted by reason. */
-    private <T> T counted(Supplier<T> work) {
-        try {
-            return work.get();
-        } catch (GrantRefusedException e) {
-            Objects.requireNonNull(refused.get(e.reason())).increment();
-            throw e;
-        }
-    }
 
     /**
      * What this object granted and refused since it was built: for meters
@@ -497,9 +197,7 @@ public final class DirectUploads {
      * @return the counts now
      */
     public Stats stats() {
-        Map<Reason, Long> byReason = new EnumMap<>(Reason.class);
-        refused.forEach((reason, count) -> byReason.put(reason, count.sum()));
-        return new Stats(granted.sum(), byReason);
+        return tally.stats();
     }
 
     /**

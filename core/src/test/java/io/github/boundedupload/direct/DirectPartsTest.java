@@ -157,7 +157,7 @@ class DirectPartsTest {
 
         direct.grant("alice", List.of(FileToUpload.of("archive.tar", size, "application/x-tar")));
 
-        assertThat(partSizes).containsExactly((size + DirectUploads.MAX_PARTS - 1) / DirectUploads.MAX_PARTS);
+        assertThat(partSizes).containsExactly((size + Granting.MAX_PARTS - 1) / Granting.MAX_PARTS);
     }
 
     @Test
