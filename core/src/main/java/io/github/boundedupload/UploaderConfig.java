@@ -60,10 +60,13 @@ public final class UploaderConfig {
     public static final Duration DEFAULT_UPLOAD_TIMEOUT = Duration.ofMinutes(5);
     /** Default {@link #batchTimeout()}. */
     public static final Duration DEFAULT_BATCH_TIMEOUT = Duration.ofMinutes(30);
-    /** Default {@link #shutdownGracePeriod()}. */
-    public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(30);
-    /** Default {@link #stopTimeout()}. */
-    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Default {@link #shutdownGracePeriod()}: 10 s, so that {@code close()} with the defaults (this and two
+     * {@link #DEFAULT_STOP_TIMEOUT}s: 20 s) ends inside Kubernetes' default termination grace period of 30 s.
+     */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
+    /** Default {@link #stopTimeout()}: 5 s (a delete or an abort of S3 takes milliseconds). */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
     /** Default {@link #rollbackDeadline()}. */
     public static final Duration DEFAULT_ROLLBACK_DEADLINE = Duration.ofMinutes(10);
     /** Default {@link #failurePolicy()}. */

@@ -30,6 +30,9 @@ class UploaderConfigTest {
         assertThat(config.executorType()).isEqualTo(UploaderConfig.DEFAULT_EXECUTOR_TYPE);
         assertThat(config.executor()).isEmpty();
         assertThat(config.listeners()).isEmpty();
+        // close() returns within the grace period and two stop timeouts: inside Kubernetes' default 30 s.
+        assertThat(config.shutdownGracePeriod().plus(config.stopTimeout().multipliedBy(2)))
+                .isLessThanOrEqualTo(java.time.Duration.ofSeconds(30));
     }
 
     @Test

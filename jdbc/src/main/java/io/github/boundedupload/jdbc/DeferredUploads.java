@@ -39,7 +39,7 @@ import java.util.UUID;
  * the caller's commit, shared by every instance (one that never comes back leaves nothing stranded), and removed with
  * a rolled-back request. So deferral suits small content (product images, avatars, documents): each attachment at
  * most {@link Builder#maxAttachmentSize(long)} (16 MiB), all staged content at most
- * {@link Builder#maxStagedBytes(long)} (256 MiB) and {@link Builder#maxStagedAttachments(int)} (10,000); a batch that
+ * {@link Builder#maxStagedBytes(long)} (64 MiB) and {@link Builder#maxStagedAttachments(int)} (10,000); a batch that
  * would exceed them is refused with {@link StagingFullException} before anything is accepted. The bounds are checked
  * against what is committed: requests staging at the same moment may overshoot them by what they stage themselves.
  *
@@ -53,8 +53,11 @@ public final class DeferredUploads {
 
     /** Largest attachment that is staged. */
     public static final long DEFAULT_MAX_ATTACHMENT_SIZE = 16L * 1024 * 1024;
-    /** Bound of all staged content. */
-    public static final long DEFAULT_MAX_STAGED_BYTES = 256L * 1024 * 1024;
+    /**
+     * Bound of all staged content: 64 MiB, as suits the application's own database, shared with its rows (the content
+     * is in its write-ahead log, its backups and its buffer cache too); raise it for a database with room to spare.
+     */
+    public static final long DEFAULT_MAX_STAGED_BYTES = 64L * 1024 * 1024;
     /** Bound of staged attachments. */
     public static final int DEFAULT_MAX_STAGED_ATTACHMENTS = 10_000;
     /** How long after it was accepted an attachment is retried before it is failed. */

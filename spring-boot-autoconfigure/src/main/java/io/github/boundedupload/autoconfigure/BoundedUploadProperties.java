@@ -38,17 +38,15 @@ public class BoundedUploadProperties implements Validator {
     public static final String PREFIX = "bounded-upload";
 
     /**
-     * The default {@code shutdown-grace-period} in Spring Boot: 10 s, shorter than the core's
-     * ({@link UploaderConfig#DEFAULT_SHUTDOWN_GRACE_PERIOD}), so that the drain in Spring Boot's shutdown (this, two
-     * stop timeouts, and one more for the S3 storage's clean-up: 25 s) fits in Kubernetes' default termination grace
-     * period of 30 s.
+     * The default {@code shutdown-grace-period}: 10 s, the core's ({@link UploaderConfig#DEFAULT_SHUTDOWN_GRACE_PERIOD}),
+     * so that the drain in Spring Boot's shutdown (this, two stop timeouts, and one more for the S3 storage's clean-up:
+     * 25 s) fits in Kubernetes' default termination grace period of 30 s.
      */
     public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(10);
 
     /**
-     * The default {@code stop-timeout} in Spring Boot: 5 s, shorter than the core's
-     * ({@link UploaderConfig#DEFAULT_STOP_TIMEOUT}), for the same shutdown budget as
-     * {@link #DEFAULT_SHUTDOWN_GRACE_PERIOD}. A delete or an abort of S3 takes milliseconds.
+     * The default {@code stop-timeout}: 5 s, the core's ({@link UploaderConfig#DEFAULT_STOP_TIMEOUT}), for the same
+     * shutdown budget as {@link #DEFAULT_SHUTDOWN_GRACE_PERIOD}. A delete or an abort of S3 takes milliseconds.
      */
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
 

@@ -152,8 +152,11 @@ public class JournalProperties {
         /** Largest attachment that is staged for a deferred upload. */
         private DataSize maxAttachmentSize = DataSize.ofMegabytes(16);
 
-        /** Bound of all staged content, on every instance; a batch that would exceed it is refused. */
-        private DataSize maxStagedSize = DataSize.ofMegabytes(256);
+        /**
+         * Bound of all staged content, on every instance; a batch that would exceed it is refused. Small, for the
+         * application's own database: the content is in its log, its backups and its cache too.
+         */
+        private DataSize maxStagedSize = DataSize.ofMegabytes(64);
 
         /** Bound of staged attachments, on every instance; a batch that would exceed it is refused. */
         private int maxStagedAttachments = 10_000;
