@@ -166,18 +166,27 @@ class UploaderDrainTests {
                 "spring.lifecycle.timeout-per-shutdown-phase=1m").run(context -> assertThat(context).hasNotFailed());
     }
 
-    /** An UploaderConfig bean with the core's defaults (30 s + 2 x 10 s): the failure says who set them. */
+    /**
+     * An UploaderConfig bean whose drain does not fit (30 s + 2 x 5 s): the failure says who set it. The core's own
+     * defaults (10 s + 2 x 5 s) fit, so an application's bean built from them starts.
+     */
     @Test
     void aConfigBeanWhoseDrainDoesNotFitFailsStartUpNamingIt() {
         runner().withBean(io.github.boundedupload.UploaderConfig.class,
-                () -> io.github.boundedupload.UploaderConfig.defaults()).run(context -> {
-                    assertThat(context).hasFailed();
-                    FailureAnalysis analysis = new BoundedUploadFailureAnalyzer()
-                            .analyze(context.getStartupFailure());
-                    assertThat(analysis.getDescription()).startsWith("The bounded-upload drain takes up to 50s "
-                            + "(shutdownGracePeriod 30s + 2 x stopTimeout 10s of the UploaderConfig in use)");
-                    assertThat(analysis.getAction()).contains("your UploaderConfig bean or UploaderConfigCustomizer");
-                });
+                () -> io.github.boundedupload.UploaderConfig.defaults()).run(context -> assertThat(context)
+                        .hasNotFailed());
+        runner().withBean(io.github.boundedupload.UploaderConfig.class,
+                () -> io.github.boundedupload.UploaderConfig.builder()
+                        .shutdownGracePeriod(java.time.Duration.ofSeconds(30)).build()).run(context -> {
+                            assertThat(context).hasFailed();
+                            FailureAnalysis analysis = new BoundedUploadFailureAnalyzer()
+                                    .analyze(context.getStartupFailure());
+                            assertThat(analysis.getDescription()).startsWith("The bounded-upload drain takes up to"
+                                    + " 40s (shutdownGracePeriod 30s + 2 x stopTimeout 5s of the UploaderConfig in"
+                                    + " use)");
+                            assertThat(analysis.getAction())
+                                    .contains("your UploaderConfig bean or UploaderConfigCustomizer");
+                        });
     }
 
     @Test
