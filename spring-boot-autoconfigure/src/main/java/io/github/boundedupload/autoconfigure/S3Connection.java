@@ -177,9 +177,10 @@ final class S3Connection implements StorageCheck, AutoCloseable {
 
     private <B extends AwsClientBuilder<B, ?>> B regionAndEndpoint(B builder) {
         endpoint.applyTo(builder);
-        RetryMode retryMode = properties.getRetryMode();
+        S3Properties.RetryMode retryMode = properties.getRetryMode();
         if (retryMode != null) {
-            builder.overrideConfiguration(override -> override.retryStrategy(retryMode));
+            RetryMode mode = RetryMode.valueOf(retryMode.name());
+            builder.overrideConfiguration(override -> override.retryStrategy(mode));
         }
         return builder;
     }

@@ -4,7 +4,6 @@ import io.github.boundedupload.s3.S3UploadOptions;
 import java.net.URI;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.core.retry.RetryMode;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -130,6 +129,21 @@ public class S3Properties {
      * (AWS_RETRY_MODE, the profile's retry_mode, else 'legacy'). Ignored for a client of the application's.
      */
     private @Nullable RetryMode retryMode;
+
+    /**
+     * The AWS SDK's retry modes, by name: a type of the SDK here would fail an application that left the SDK out of
+     * the starter, where these properties must still bind.
+     */
+    public enum RetryMode {
+        /** The SDK's {@code LEGACY}. */
+        LEGACY,
+        /** The SDK's {@code STANDARD}: up to 3 attempts, backoff with jitter. */
+        STANDARD,
+        /** The SDK's {@code ADAPTIVE}. */
+        ADAPTIVE,
+        /** The SDK's {@code ADAPTIVE_V2}: standard, and slows down while S3 throttles. */
+        ADAPTIVE_V2
+    }
 
     public @Nullable String getBucket() {
         return bucket;

@@ -11,7 +11,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.util.ClassUtils;
 
 /**
- * The auto-configuration on a class path that really lacks the S3 adapter and the AWS SDK's S3 client (a surefire
+ * The auto-configuration on a class path that really lacks the S3 adapter and every jar of the AWS SDK (a surefire
  * execution of its own leaves them out), where a {@code FilteredClassLoader} cannot reach: the classes that are loaded
  * whatever the configuration (the properties with their S3 defaults, the storage configuration) must load, bind and
  * explain without them. Runs only in that execution.
@@ -22,9 +22,22 @@ class WithoutS3SupportTests {
     Path root;
 
     @Test
-    void theClassPathReallyLacksTheAdapterAndTheSdk() {
+    void theClassPathReallyLacksTheAdapterAndEveryJarOfTheSdk() {
         assertThat(ClassUtils.isPresent(S3StorageConfiguration.ADAPTER, null)).isFalse();
         assertThat(ClassUtils.isPresent(S3StorageConfiguration.SDK_CLIENT, null)).isFalse();
+        assertThat(ClassUtils.isPresent("software.amazon.awssdk.core.retry.RetryMode", null)).as("sdk-core").isFalse();
+        assertThat(ClassUtils.isPresent("software.amazon.awssdk.regions.Region", null)).as("regions").isFalse();
+        assertThat(ClassUtils.isPresent("software.amazon.awssdk.utils.IoUtils", null)).as("utils").isFalse();
+    }
+
+    @Test
+    void everyS3SettingBindsWithoutTheSdk() {
+        TestSupport.runner(root).withPropertyValues("bounded-upload.s3.retry-mode=adaptive-v2",
+                "bounded-upload.s3.checksum-algorithm=sha256").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    S3Properties s3 = context.getBean(BoundedUploadProperties.class).getS3();
+                    assertThat(s3.getRetryMode()).isEqualTo(S3Properties.RetryMode.ADAPTIVE_V2);
+                });
     }
 
     @Test
