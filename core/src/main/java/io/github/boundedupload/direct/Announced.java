@@ -42,8 +42,8 @@ final class Announced {
      */
     List<Attachment> check(List<FileToUpload> files) {
         if (files.isEmpty() || files.size() > maxFiles) {
-            throw new GrantRefusedException(Reason.FILES_PER_REQUEST, "a request of " + files.size() + " files: a request has 1 to " + maxFiles
-                    + " files");
+            throw new GrantRefusedException(Reason.FILES_PER_REQUEST, "a request of " + files.size() + " files: a"
+                    + " request has 1 to " + maxFiles + " files");
         }
         long bytes = 0;
         List<Attachment> attachments = new ArrayList<>();
@@ -51,12 +51,13 @@ final class Announced {
             FileToUpload file = Objects.requireNonNull(files.get(i), "file");
             String label = SafeText.label(i, file.fileName());
             if (file.size() < 0 || file.size() > maxBytesPerFile) {
-                throw new GrantRefusedException(Reason.BYTES_PER_FILE, label + " is " + file.size() + " bytes: a file has 0 to "
-                        + maxBytesPerFile + " bytes");
+                throw new GrantRefusedException(Reason.BYTES_PER_FILE, label + " is " + file.size() + " bytes: a file"
+                        + " has 0 to " + maxBytesPerFile + " bytes");
             }
             if (!CONTENT_TYPE.matcher(file.contentType()).matches() || !allowed(file.contentType())) {
-                throw new GrantRefusedException(Reason.CONTENT_TYPE, label + " has the content type " + SafeText.quote(file.contentType())
-                        + ", which is not " + (contentTypes.isEmpty() ? "a type/subtype" : "one of " + contentTypes));
+                throw new GrantRefusedException(Reason.CONTENT_TYPE, label + " has the content type "
+                        + SafeText.quote(file.contentType()) + ", which is not "
+                        + (contentTypes.isEmpty() ? "a type/subtype" : "one of " + contentTypes));
             }
             if (file.checksumAlgorithm() != null && !Checksums.ALGORITHMS.contains(file.checksumAlgorithm())) {
                 throw new GrantRefusedException(Reason.CHECKSUM, label + " has a checksum of the algorithm "
@@ -67,8 +68,8 @@ final class Announced {
                     file.size())).contentType(file.contentType()).build());
         }
         if (bytes > maxBytes) {
-            throw new GrantRefusedException(Reason.BYTES_PER_REQUEST, "the request's " + files.size() + " files are " + bytes + " bytes: a"
-                    + " request has at most " + maxBytes + " bytes");
+            throw new GrantRefusedException(Reason.BYTES_PER_REQUEST, "the request's " + files.size() + " files are "
+                    + bytes + " bytes: a request has at most " + maxBytes + " bytes");
         }
         return attachments;
     }

@@ -45,14 +45,16 @@ final class Confirming {
     BatchResult confirm(String caller, List<String> grantIds, Map<String, String> metadata) {
         Set<String> ids = new LinkedHashSet<>(grantIds);
         if (ids.isEmpty() || ids.size() != grantIds.size()) {
-            throw new GrantRefusedException(Reason.IDS, "a confirm of " + grantIds.size() + " grant ids: one or more, none twice");
+            throw new GrantRefusedException(Reason.IDS, "a confirm of " + grantIds.size() + " grant ids: one or more,"
+                    + " none twice");
         }
         List<String> claimed = new ArrayList<>();
         try {
             for (String id : ids) {
                 if (!confirming.add(id)) {
-                    throw new GrantRefusedException(Reason.BEING_CONFIRMED, "grant " + SafeText.quote(id) + " is being confirmed by another"
-                            + " request at this moment: nothing was confirmed; confirm again once it ends");
+                    throw new GrantRefusedException(Reason.BEING_CONFIRMED, "grant " + SafeText.quote(id) + " is being"
+                            + " confirmed by another request at this moment: nothing was confirmed; confirm again once"
+                            + " it ends");
                 }
                 claimed.add(id);
             }
@@ -68,8 +70,8 @@ final class Confirming {
         store.find(caller, ids).forEach(grant -> found.put(grant.id(), grant));
         for (String id : grantIds) {
             if (!found.containsKey(id)) {
-                throw new GrantRefusedException(Reason.NOT_THE_CALLERS, "grant " + SafeText.quote(id) + " is not one of the caller's (unknown,"
-                        + " another caller's, or forgotten): nothing was confirmed");
+                throw new GrantRefusedException(Reason.NOT_THE_CALLERS, "grant " + SafeText.quote(id) + " is not one of"
+                        + " the caller's (unknown, another caller's, or forgotten): nothing was confirmed");
             }
         }
         List<UploadGrant> grants = grantIds.stream().map(found::get).toList();

@@ -82,16 +82,12 @@ final class Granting {
                 UploadGrant grant = UploadGrant.of(id, caller, file, stagingPrefix + id, expiresAt);
                 grants.add(inParts(file) ? startParts(i, grant) : grant);
             }
-            added = store.add(caller, grants.stream().map(UploadGrant::unsigned).toList(), maxOutstandingPerCaller,
-                    now);
+            keep(caller, grants.stream().map(UploadGrant::unsigned).toList(), now);
+            added = true;
         } finally {
             if (!added) {
                 abortParts(grants);
             }
-        }
-        if (!added) {
-            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
-                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
         }
         return grants.stream().map(grant -> grant.parts() != null ? grant : grant.withRequest(signPut(grant)))
                 .toList();
@@ -101,24 +97,35 @@ final class Granting {
         uploader.check(announced.check(List.of(file)));
         String label = SafeText.label(0, file.fileName());
         if (file.checksum() != null) {
-            throw new GrantRefusedException(Reason.CHECKSUM, label + " is sent with a form, which sends no checksum: announce it"
-                    + " without one");
+            throw new GrantRefusedException(Reason.CHECKSUM, label + " is sent with a form, which sends no checksum:"
+                    + " announce it without one");
         }
         if (file.size() > signer.largestPut()) {
-            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " may be " + file.size() + " bytes: one form of " + signer
-                    + " stores at most " + signer.largestPut() + " bytes");
+            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " may be " + file.size() + " bytes: one"
+                    + " form of " + signer + " stores at most " + signer.largestPut() + " bytes");
         }
         Instant now = Instant.now();
         String id = UUID.randomUUID().toString();
         UploadGrant grant = UploadGrant.ofForm(id, caller, file, stagingPrefix + id, now.plus(lifetime));
         // Signed first (no storage call): a signer that signs no forms fails before anything is kept.
-        SignedRequest form = signer.signPost(SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime).build());
-        if (!store.add(caller, List.of(grant), maxOutstandingPerCaller, now)) {
-            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the " + maxOutstandingPerCaller
-                    + " grants a caller may hold unconfirmed (or the grant store is full): nothing was granted");
-        }
+        SignedRequest form = signer.signPost(request(grant).build());
+        keep(caller, List.of(grant), now);
         return grant.withRequest(form);
+    }
+
+    /** Keeps the grants, all or none: none when the caller would hold more than it may. */
+    private void keep(String caller, List<UploadGrant> grants, Instant now) {
+        if (!store.add(caller, grants, maxOutstandingPerCaller, now)) {
+            throw new GrantRefusedException(Reason.OUTSTANDING_PER_CALLER, "the caller would hold more than the "
+                    + maxOutstandingPerCaller + " grants a caller may hold unconfirmed (or the grant store is full):"
+                    + " nothing was granted");
+        }
+    }
+
+    /** What is signed for a grant: its staging key, its file's size and type, for the grants' lifetime. */
+    private SignRequest.Builder request(UploadGrant grant) {
+        FileToUpload file = grant.file();
+        return SignRequest.builder(grant.stagingKey(), file.size(), file.contentType()).lifetime(lifetime);
     }
 
     /** Refuses a file that no signed request of this signer can carry, or that goes in parts with a checksum. */
@@ -127,13 +134,13 @@ final class Granting {
         if (inParts(file)) {
             if (file.checksum() != null) {
                 throw new GrantRefusedException(Reason.CHECKSUM, label + " is " + file.size() + " bytes, more than the "
-                        + partsAbove
-                        + " above which a file is sent in parts, whose checksum the storage keeps per part and not of"
-                        + " the whole file: announce it without a checksum");
+                        + partsAbove + " above which a file is sent in parts, whose checksum the storage keeps per part"
+                        + " and not of the whole file: announce it without a checksum");
             }
         } else if (file.size() > signer.largestPut()) {
-            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " is " + file.size() + " bytes: one signed request of " + signer
-                    + " stores at most " + signer.largestPut() + " bytes, and it signs no multipart uploads");
+            throw new GrantRefusedException(Reason.STORAGE_LIMIT, label + " is " + file.size() + " bytes: one signed"
+                    + " request of " + signer + " stores at most " + signer.largestPut() + " bytes, and it signs no"
+                    + " multipart uploads");
         }
     }
 
@@ -143,8 +150,7 @@ final class Granting {
 
     private SignedRequest signPut(UploadGrant grant) {
         FileToUpload file = grant.file();
-        SignRequest.Builder request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime);
+        SignRequest.Builder request = request(grant);
         if (file.checksum() != null) {
             request.checksum(Objects.requireNonNull(file.checksumAlgorithm()), file.checksum());
         }
@@ -153,8 +159,7 @@ final class Granting {
 
     private UploadGrant startParts(int index, UploadGrant grant) {
         FileToUpload file = grant.file();
-        SignRequest request = SignRequest.builder(grant.stagingKey(), file.size(), file.contentType())
-                .lifetime(lifetime).build();
+        SignRequest request = request(grant).build();
         // Parts of at least partSize, and no more than S3's 10,000 of them.
         long size = Math.max(partSize, (file.size() + MAX_PARTS - 1) / MAX_PARTS);
         try {

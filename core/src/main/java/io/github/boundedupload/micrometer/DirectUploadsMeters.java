@@ -45,7 +45,8 @@ public final class DirectUploadsMeters implements MeterBinder {
         FunctionCounter.builder("bounded.upload.direct.granted", direct, d -> d.stats().granted())
                 .description("Files granted for direct uploads").tag("uploader", uploaderName).register(registry);
         for (GrantRefusedException.Reason reason : GrantRefusedException.Reason.values()) {
-            FunctionCounter.builder("bounded.upload.direct.refused", direct, d -> d.stats().refused().getOrDefault(reason, 0L))
+            FunctionCounter.builder("bounded.upload.direct.refused", direct,
+                    d -> d.stats().refused().getOrDefault(reason, 0L))
                     .description("Requests for grants, and confirms, of direct uploads refused")
                     .tag("uploader", uploaderName).tag("reason", reason.tag()).register(registry);
         }

@@ -100,7 +100,8 @@ public final class JournalMeters implements MeterBinder {
         if (store != null) {
             FunctionCounter.builder("bounded.upload.direct.staging.removed", store, JdbcGrantStore::removedObjects)
                     .description("Staging objects of direct uploads that no grant covers any more, removed by this"
-                            + " instance, and their multipart uploads nobody completed, aborted").tag("instance", journal.instanceName()).register(registry);
+                            + " instance, and their multipart uploads nobody completed, aborted")
+                    .tag("instance", journal.instanceName()).register(registry);
         }
         gauge(registry, "bounded.upload.journal.batches.unsettled", "Batches neither kept nor removed yet", null,
                 JournalStatus::unsettledBatches);

@@ -8,8 +8,6 @@ import io.github.boundedupload.spi.SignedParts;
 import io.github.boundedupload.spi.UploadSigner;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -38,8 +36,7 @@ import software.amazon.awssdk.utils.http.SdkHttpUtils;
  * presigner does not tell its own. With the application's client ({@link Builder#client}), multipart uploads
  * ({@link #signParts}, for files above 5 GiB or any size a {@code DirectUploads} sends in parts) are started, completed
  * and aborted, their parts presigned UploadParts that each bind their length, and the size of what a form stored is
- * read ({@link #storedSize}). Thread-safe. Changes when what
- * a signed request binds changes.
+ * read ({@link #storedSize}). Thread-safe. Changes when what a signed request binds changes.
  *
  * <pre>{@code
  * S3UploadSigner signer = S3UploadSigner.builder(presigner, "my-bucket")
@@ -57,14 +54,14 @@ public final class S3UploadSigner implements UploadSigner {
     private final String bucket;
     private final @Nullable AwsCredentialsProvider credentials;
     private final @Nullable Region region;
-    private final @Nullable SignerCalls parts;
+    private final @Nullable SignerCalls calls;
 
     private S3UploadSigner(Builder builder) {
         this.presigner = builder.presigner;
         this.bucket = builder.bucket;
         this.credentials = builder.credentials;
         this.region = builder.region;
-        this.parts = builder.client == null && builder.asyncClient == null ? null
+        this.calls = builder.client == null && builder.asyncClient == null ? null
                 : new SignerCalls(presigner, bucket, builder.client, builder.asyncClient);
     }
 
@@ -100,8 +97,8 @@ public final class S3UploadSigner implements UploadSigner {
                     + request.size() + ": sign parts");
         }
         PresignedPutObjectRequest signed = presign(put.build(), request.lifetime());
-        return new SignedRequest("PUT", uri(signed.url()), SignerCalls.clientHeaders(signed.signedHeaders()),
-                Map.of(), signed.expiration());
+        return new SignedRequest("PUT", SignerCalls.uri(signed.url()),
+                SignerCalls.clientHeaders(signed.signedHeaders()), Map.of(), signed.expiration());
     }
 
     /** 5 GiB, the most one PutObject stores. */
@@ -113,42 +110,42 @@ public final class S3UploadSigner implements UploadSigner {
     /** Whether a client was given to {@link Builder#client}. */
     @Override
     public boolean signsParts() {
-        return parts != null;
+        return calls != null;
     }
 
     @Override
     public SignedParts signParts(SignRequest request, long partSize) throws IOException {
         checkLifetime(request);
-        return parts().sign(request, partSize);
+        return calls().sign(request, partSize);
     }
 
     @Override
     public void completeParts(String key, String uploadId, long size) throws IOException {
-        parts().complete(key, uploadId, size);
+        calls().complete(key, uploadId, size);
     }
 
     @Override
     public void abortParts(String key, String uploadId) throws IOException {
-        parts().abort(key, uploadId);
+        calls().abort(key, uploadId);
     }
 
     @Override
     public int abortIncompleteParts(String prefix, Instant startedBefore, int limit) throws IOException {
-        return parts == null ? 0 : parts.abortIncomplete(prefix, startedBefore, limit);
+        return calls == null ? 0 : calls.abortIncomplete(prefix, startedBefore, limit);
     }
 
     /** HeadObject, on the client given to {@link Builder#client}. */
     @Override
     public OptionalLong storedSize(String key) throws IOException {
-        return parts().size(key);
+        return calls().size(key);
     }
 
-    private SignerCalls parts() {
-        if (parts == null) {
+    private SignerCalls calls() {
+        if (calls == null) {
             throw new UnsupportedOperationException("multipart uploads, and the confirm of forms, need the"
                     + " application's S3 client: give it to S3UploadSigner.Builder.client");
         }
-        return parts;
+        return calls;
     }
 
     @Override
@@ -166,7 +163,7 @@ public final class S3UploadSigner implements UploadSigner {
                 identity instanceof AwsSessionCredentials ? ((AwsSessionCredentials) identity).sessionToken() : null);
         // The form goes to the bucket's URL: the presigned PutObject's, without the key (path style or not, as the
         // presigner resolves endpoints) and without the query.
-        URI object = uri(presign(PutObjectRequest.builder().bucket(bucket).key(request.key()).build(),
+        URI object = SignerCalls.uri(presign(PutObjectRequest.builder().bucket(bucket).key(request.key()).build(),
                 Duration.ofMinutes(1)).url());
         String path = object.getRawPath();
         String key = SdkHttpUtils.urlEncodeIgnoreSlashes(request.key());
@@ -189,13 +186,6 @@ public final class S3UploadSigner implements UploadSigner {
         }
     }
 
-    private static URI uri(URL url) {
-        try {
-            return url.toURI();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("the SDK signed a URL that is not a URI", e);
-        }
-    }
 
     private static ChecksumAlgorithm checksumAlgorithm(String name) {
         ChecksumAlgorithm algorithm = ChecksumAlgorithm.fromValue(name.toUpperCase(Locale.ROOT));

@@ -6,6 +6,7 @@ import io.github.boundedupload.spi.SignedRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URL;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +22,14 @@ import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
+import software.amazon.awssdk.services.s3.model.ListPartsRequest;
 import software.amazon.awssdk.services.s3.model.ListPartsResponse;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.Part;
@@ -72,9 +78,10 @@ public final class SignerCalls {
                     + " per part, not one of the object");
         }
         String key = request.key();
-        String uploadId = call(s -> s.createMultipartUpload(r -> r.bucket(bucket).key(key)
-                .contentType(request.contentType())).uploadId(), a -> a.createMultipartUpload(r -> r.bucket(bucket)
-                .key(key).contentType(request.contentType())).thenApply(r -> r.uploadId()));
+        CreateMultipartUploadRequest create = CreateMultipartUploadRequest.builder().bucket(bucket).key(key)
+                .contentType(request.contentType()).build();
+        String uploadId = call(s -> s.createMultipartUpload(create), a -> a.createMultipartUpload(create))
+                .uploadId();
         try {
             long parts = Math.max(1, (request.size() + partSize - 1) / partSize);
             List<SignedRequest> signed = new ArrayList<>();
@@ -84,7 +91,7 @@ public final class SignerCalls {
                         .partNumber(number).contentLength(length).build();
                 PresignedUploadPartRequest presigned = presigner.presignUploadPart(p -> p
                         .signatureDuration(request.lifetime()).uploadPartRequest(part));
-                signed.add(new SignedRequest("PUT", uri(presigned.url().toString()), clientHeaders(
+                signed.add(new SignedRequest("PUT", uri(presigned.url()), clientHeaders(
                         presigned.signedHeaders()), Map.of(), presigned.expiration()));
             }
             return new SignedParts(uploadId, partSize, signed);
@@ -115,10 +122,9 @@ public final class SignerCalls {
         try {
             Integer marker = null;
             do {
-                Integer after = marker;
-                ListPartsResponse page = call(s -> s.listParts(r -> r.bucket(bucket).key(key).uploadId(uploadId)
-                        .maxParts(PAGE).partNumberMarker(after)), a -> a.listParts(r -> r.bucket(bucket).key(key)
-                        .uploadId(uploadId).maxParts(PAGE).partNumberMarker(after)));
+                ListPartsRequest list = ListPartsRequest.builder().bucket(bucket).key(key).uploadId(uploadId)
+                        .maxParts(PAGE).partNumberMarker(marker).build();
+                ListPartsResponse page = call(s -> s.listParts(list), a -> a.listParts(list));
                 parts.addAll(page.parts());
                 marker = Boolean.TRUE.equals(page.isTruncated()) ? page.nextPartNumberMarker() : null;
             } while (marker != null);
@@ -143,10 +149,10 @@ public final class SignerCalls {
         }
         List<CompletedPart> completed = parts.stream().map(p -> CompletedPart.builder().partNumber(p.partNumber())
                 .eTag(p.eTag()).build()).toList();
+        CompleteMultipartUploadRequest complete = CompleteMultipartUploadRequest.builder().bucket(bucket).key(key)
+                .uploadId(uploadId).multipartUpload(m -> m.parts(completed)).build();
         try {
-            call(s -> s.completeMultipartUpload(r -> r.bucket(bucket).key(key).uploadId(uploadId)
-                    .multipartUpload(m -> m.parts(completed))), a -> a.completeMultipartUpload(r -> r.bucket(bucket)
-                    .key(key).uploadId(uploadId).multipartUpload(m -> m.parts(completed))));
+            call(s -> s.completeMultipartUpload(complete), a -> a.completeMultipartUpload(complete));
         } catch (S3CallException e) {
             if (e.notFound()) {
                 completedBefore(key, size); // its answer lost once, or completed by a confirm at the same time
@@ -158,28 +164,22 @@ public final class SignerCalls {
 
     /** The upload is gone: completed before (its object is there, of its size), or aborted. */
     private void completedBefore(String key, long size) throws IOException {
-        HeadObjectResponse head;
-        try {
-            head = call(s -> s.headObject(r -> r.bucket(bucket).key(key)), a -> a.headObject(r -> r.bucket(bucket)
-                    .key(key)));
-        } catch (S3CallException e) {
-            if (e.notFound()) {
-                throw new IOException("the multipart upload is gone: aborted (its grant expired, or it was never"
-                        + " granted), or never started", e);
-            }
-            throw e;
+        OptionalLong found = size(key);
+        if (found.isEmpty()) {
+            throw new IOException("the multipart upload is gone: aborted (its grant expired, or it was never"
+                    + " granted), or never started");
         }
-        if (!Objects.equals(head.contentLength(), size)) {
-            throw new IOException("the multipart upload was completed with " + head.contentLength() + " bytes, not the "
+        if (found.getAsLong() != size) {
+            throw new IOException("the multipart upload was completed with " + found.getAsLong() + " bytes, not the "
                     + size + " announced");
         }
     }
 
     /** The size of the object under the key, or empty when there is none. */
     public OptionalLong size(String key) throws IOException {
+        HeadObjectRequest head = HeadObjectRequest.builder().bucket(bucket).key(key).build();
         try {
-            Long length = call(s -> s.headObject(r -> r.bucket(bucket).key(key)).contentLength(),
-                    a -> a.headObject(r -> r.bucket(bucket).key(key)).thenApply(HeadObjectResponse::contentLength));
+            Long length = call(s -> s.headObject(head), a -> a.headObject(head)).contentLength();
             return length == null ? OptionalLong.empty() : OptionalLong.of(length);
         } catch (S3CallException e) {
             if (e.notFound()) {
@@ -191,9 +191,10 @@ public final class SignerCalls {
 
     /** Aborts one upload; one gone already is no failure. */
     public void abort(String key, String uploadId) throws IOException {
+        AbortMultipartUploadRequest abort = AbortMultipartUploadRequest.builder().bucket(bucket).key(key)
+                .uploadId(uploadId).build();
         try {
-            call(s -> s.abortMultipartUpload(r -> r.bucket(bucket).key(key).uploadId(uploadId)),
-                    a -> a.abortMultipartUpload(r -> r.bucket(bucket).key(key).uploadId(uploadId)));
+            call(s -> s.abortMultipartUpload(abort), a -> a.abortMultipartUpload(abort));
         } catch (S3CallException e) {
             if (!e.notFound()) {
                 throw e;
@@ -207,11 +208,10 @@ public final class SignerCalls {
         String keyMarker = null;
         String uploadIdMarker = null;
         do {
-            String key = keyMarker;
-            String upload = uploadIdMarker;
-            ListMultipartUploadsResponse page = call(s -> s.listMultipartUploads(r -> r.bucket(bucket).prefix(prefix)
-                    .maxUploads(PAGE).keyMarker(key).uploadIdMarker(upload)), a -> a.listMultipartUploads(r -> r
-                    .bucket(bucket).prefix(prefix).maxUploads(PAGE).keyMarker(key).uploadIdMarker(upload)));
+            ListMultipartUploadsRequest list = ListMultipartUploadsRequest.builder().bucket(bucket).prefix(prefix)
+                    .maxUploads(PAGE).keyMarker(keyMarker).uploadIdMarker(uploadIdMarker).build();
+            ListMultipartUploadsResponse page = call(s -> s.listMultipartUploads(list),
+                    a -> a.listMultipartUploads(list));
             for (MultipartUpload found : page.uploads()) {
                 if (aborted < limit && found.initiated() != null && found.initiated().isBefore(startedBefore)) {
                     abort(found.key(), found.uploadId());
@@ -237,9 +237,10 @@ public final class SignerCalls {
         }
     }
 
-    private static URI uri(String url) {
+    /** The URL the SDK presigned, as a URI. */
+    public static URI uri(URL url) {
         try {
-            return new URI(url);
+            return url.toURI();
         } catch (URISyntaxException e) {
             throw new IllegalStateException("the SDK signed a URL that is not a URI", e);
         }

@@ -1,9 +1,8 @@
 package io.github.boundedupload.examples.studyweek.web;
 
+import io.github.boundedupload.autoconfigure.BoundedUploadProperties;
 import io.github.boundedupload.examples.studyweek.StudyWeekProperties;
 import io.github.boundedupload.examples.studyweek.week.WeekService;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.util.unit.DataSize;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -16,13 +15,12 @@ class LimitsController {
 
     private final StudyWeekProperties properties;
     private final WeekService weeks;
-    private final DataSize partsAbove;
+    private final BoundedUploadProperties uploads;
 
-    LimitsController(StudyWeekProperties properties, WeekService weeks,
-            @Value("${bounded-upload.direct.parts-above:100MB}") DataSize partsAbove) {
+    LimitsController(StudyWeekProperties properties, WeekService weeks, BoundedUploadProperties uploads) {
         this.properties = properties;
         this.weeks = weeks;
-        this.partsAbove = partsAbove;
+        this.uploads = uploads;
     }
 
     /**
@@ -41,6 +39,6 @@ class LimitsController {
     Limits limits() {
         return new Limits(properties.maxFiles(), properties.maxFileSize().toBytes(), "Up to " + properties.maxFiles()
                 + " files, each at most " + ApiExceptionHandler.size(properties.maxFileSize()) + ".", weeks.directUploads(),
-                partsAbove.toBytes());
+                uploads.getDirect().getPartsAbove().toBytes());
     }
 }
