@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 
@@ -48,7 +49,8 @@ import javax.sql.DataSource;
  * timeouts, plus {@link Builder#keepMargin(Duration)}, after the batch began; then within one
  * {@link Builder#pollingInterval}. A compensation or a deferred upload cut by its instance's death does not wait for
  * any lease: another instance takes it over once db-scheduler finds the run dead (6 missed heartbeats, about a minute
- * with the defaults), releasing what it held. Close the uploader before the journal.
+ * with the defaults), releasing what it held. At shutdown, {@link #pause()} the journal, close the uploader, then
+ * close the journal.
  *
  * <p>This class is the journal's face: its settings, its status and its lifetime, and what changes with them. The work
  * is done in rooms of its own, each below the one that uses it: the batches' rows, the scheduler that hosts the tasks,
@@ -76,6 +78,11 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     public static final Duration DEFAULT_MAX_RETRY_PAUSE = Duration.ofMinutes(10);
     /** How long one delete on a non-blocking storage may take before the try fails. */
     public static final Duration DEFAULT_DELETE_TIMEOUT = Duration.ofMinutes(1);
+    /**
+     * How long after {@link #pause()} (or after {@link #close()}, without a pause) the journal's close waits for the
+     * tasks this instance runs (a compensation's delete, a deferred upload, the recovery) before it interrupts them.
+     */
+    public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(5);
     /** Tries in a row after which a compensation counts as failing (health, meters); it is still retried. */
     public static final int DEFAULT_FAILING_AFTER = 5;
     /** Threads that run compensations on this instance. */
@@ -91,13 +98,14 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     private final Compensations.Remover remover;
     /** What other parts of the module add to every run of the recovery (a grant store's reconciliation). */
     private final List<Runnable> reconciliations = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private JdbcUploadJournal(Builder b) {
         this.transactions = b.transactions;
         this.owner = b.instanceName;
         this.failingAfter = b.failingAfter;
         this.host = new TaskHost(b.dataSource, new TaskHost.Settings(owner, b.threads, b.pollingInterval,
-                b.heartbeatInterval, DEFAULT_DELETE_TIMEOUT.plusSeconds(10), b.createTables), JdbcUploadJournal.class);
+                b.heartbeatInterval, b.stopTimeout, b.createTables), JdbcUploadJournal.class);
         this.liveness = new Liveness(host, owner, b.heartbeatInterval, b.livenessTimeout, host.fencing());
         this.compensations = new Compensations(host, b.remover, owner, b.firstRetryPause, b.maxRetryPause,
                 failingAfter, b.heartbeatInterval);
@@ -213,12 +221,28 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
     }
 
     /**
-     * Stops running compensations on this instance, waiting for running ones up to the delete timeout plus 10 s; what
-     * is left is resumed by an instance that is alive. Then ends this instance's session: a batch it still holds (a
-     * caller that never committed) is removed at the next recovery. Close the uploader first.
+     * Takes no more work on this instance: from now on it starts no compensation, deferred upload or recovery run (what
+     * it picks is handed back at once for another instance, or for this one's successor), while the batches of its
+     * uploader still write to it and its running tasks go on. The first step of a graceful shutdown: pause the journal,
+     * close the uploader (its running batches, deferred uploads among them, end), then close the journal. Spring
+     * Boot's starter does this in its drain. Pausing again, or after {@link #close()}, does nothing.
+     */
+    public void pause() {
+        host.pause();
+    }
+
+    /**
+     * Stops running tasks on this instance: pauses, waits for the running ones to end until {@link Builder#stopTimeout}
+     * after the pause (after {@link #pause()}, if it was called, else after this call), then interrupts what still runs
+     * (an instance that is alive takes it up again, as after a crash) and stops db-scheduler, within about 2 s more.
+     * Then ends this instance's session: a batch it still holds (a caller that never committed) is removed at the next
+     * recovery. Close the uploader first. A second call does nothing.
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             host.close();
         } finally {
@@ -275,6 +299,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         private Duration maxRetryPause = DEFAULT_MAX_RETRY_PAUSE;
         private int failingAfter = DEFAULT_FAILING_AFTER;
         private int threads = DEFAULT_THREADS;
+        private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
 
         private Builder(DataSource dataSource, Compensations.Remover remover) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -406,6 +431,21 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
         }
 
         /**
+         * Sets how long after {@link JdbcUploadJournal#pause()} (or after its close, without a pause) the journal's
+         * close waits for the tasks this instance runs before it interrupts them ({@link #DEFAULT_STOP_TIMEOUT}).
+         * Interrupting one loses nothing: an instance that is alive takes it up again, as after a crash. For a
+         * graceful shutdown, the time the uploader's close takes: its deferred uploads run as its batches, and end with
+         * them.
+         *
+         * @param timeout zero or more
+         * @return this builder
+         */
+        public Builder stopTimeout(Duration timeout) {
+            this.stopTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
          * Checks the settings, creates the tables if asked, and starts the journal's tasks.
          *
          * @return a running journal; close it after the uploader
@@ -424,6 +464,7 @@ public final class JdbcUploadJournal implements UploadJournal, AutoCloseable {
                     "a positive first pause, and a longest pause at least as long");
             require(failingAfter >= 1, "failingAfter", "at least 1");
             require(threads >= 1, "threads", "at least 1");
+            require(!stopTimeout.isNegative(), "stopTimeout", "zero or more");
             return new JdbcUploadJournal(this);
         }
 

@@ -4,6 +4,7 @@ import io.github.boundedupload.UploadException;
 import io.github.boundedupload.jdbc.internal.Schema;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -45,6 +46,23 @@ public final class JournalMigrations {
         } catch (SQLException e) {
             throw new UploadException("the upload journal could not tell which database it is on: " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * What of the journal's schema the database behind {@code dataSource} lacks: each table (or, for version 4, the
+     * columns) the journal reads and a query cannot find; empty when the schema is complete. A journal built without
+     * {@link JdbcUploadJournal.Builder#createTables(boolean)} refuses to start on an incomplete schema, naming them.
+     *
+     * @param dataSource the application's database
+     * @return what is missing, in the order of the migrations
+     * @throws UploadException when the database cannot be reached
+     */
+    public static List<String> missing(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return Schema.missing(c);
+        } catch (SQLException e) {
+            throw new UploadException("the upload journal could not read its schema: " + e.getMessage(), e);
         }
     }
 

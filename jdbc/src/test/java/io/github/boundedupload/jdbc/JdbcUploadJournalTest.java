@@ -19,6 +19,7 @@ import io.github.boundedupload.spi.UploadJournal;
 import io.github.boundedupload.spi.UploadRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +29,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.h2.jdbcx.JdbcDataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,11 +71,27 @@ class JdbcUploadJournalTest {
     }
 
     private JdbcUploadJournal journal(String instance) {
-        JdbcUploadJournal journal = JdbcUploadJournal.builder(database, storage).instanceName(instance)
+        return journal(instance, builder -> { });
+    }
+
+    private JdbcUploadJournal journal(String instance, Consumer<JdbcUploadJournal.Builder> settings) {
+        JdbcUploadJournal.Builder builder = JdbcUploadJournal.builder(database, storage).instanceName(instance)
                 .createTables(true).keepMargin(Duration.ZERO).pollingInterval(Duration.ofMillis(200))
-                .retryPauses(Duration.ofMillis(20), Duration.ofMillis(100)).failingAfter(3).build();
+                .retryPauses(Duration.ofMillis(20), Duration.ofMillis(100)).failingAfter(3);
+        settings.accept(builder);
+        JdbcUploadJournal journal = builder.build();
         closeLast.add(journal);
         return journal;
+    }
+
+    /** A batch stored, then rolled back: its compensation starts once its lease ends. */
+    private void rolledBackBatch(ConcurrentAttachmentUploader uploader) throws Exception {
+        try (Connection tx = database.getConnection()) {
+            tx.setAutoCommit(false);
+            JdbcUploadJournal.inTransaction(tx, () -> uploader.uploadAll(files(2)));
+            tx.rollback();
+        }
+        assertThat(stored()).hasSize(2);
     }
 
     private ConcurrentAttachmentUploader uploader(UploadJournal journal) {
@@ -173,6 +194,50 @@ class JdbcUploadJournalTest {
     }
 
     @Test
+    void closeWaitsWithinItsStopTimeoutForTheCompensationItRuns() throws Exception {
+        JdbcUploadJournal journal = journal("one", builder -> builder.stopTimeout(Duration.ofMinutes(5)));
+        ConcurrentAttachmentUploader uploader = uploader(journal);
+        CountDownLatch release = storage.holdDeletes();
+        rolledBackBatch(uploader);
+        assertThat(storage.deleting.await(20, TimeUnit.SECONDS)).as("the compensation deletes").isTrue();
+
+        uploader.close();
+        Thread closing = new Thread(journal::close, "closing");
+        closing.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> closing.getState() == Thread.State.TIMED_WAITING);
+        release.countDown();
+        closing.join();
+
+        assertThat(storage.deleteInterrupted).as("the running delete was let finish").isFalse();
+        assertThat(stored()).as("the compensation ended before the journal closed").isEmpty();
+        assertThat(journal.status().unsettledBatches()).isZero();
+        journal.close(); // again: nothing happens
+    }
+
+    @Test
+    void whatStillRunsAfterTheStopTimeoutIsInterruptedAndTakenUpByAnInstanceThatIsAlive() throws Exception {
+        Consumer<JdbcUploadJournal.Builder> fast = builder -> builder.stopTimeout(Duration.ofMillis(100))
+                .heartbeatInterval(Duration.ofMillis(100)).livenessTimeout(Duration.ofMillis(300));
+        JdbcUploadJournal one = journal("one", fast);
+        ConcurrentAttachmentUploader uploader = uploader(one);
+        storage.holdDeletes();
+        rolledBackBatch(uploader);
+        assertThat(storage.deleting.await(20, TimeUnit.SECONDS)).as("the compensation deletes").isTrue();
+
+        uploader.close();
+        one.close();
+        assertThat(storage.deleteInterrupted).as("the delete still running was interrupted").isTrue();
+        assertThat(stored()).as("nothing was deleted yet").hasSize(2);
+
+        storage.letDeletesThrough();
+        JdbcUploadJournal two = journal("two", fast);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(stored()).isEmpty();
+            assertThat(two.status().unsettledBatches()).isZero();
+        });
+    }
+
+    @Test
     void aBatchBegunByAnInstanceThatNeverCameBackIsRemovedByAnother() throws Exception {
         JdbcUploadJournal gone = journal("gone");
         String key = "left/behind.txt";
@@ -214,6 +279,30 @@ class JdbcUploadJournalTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(stored()).isEmpty());
         assertThatThrownBy(() -> entry.keep(List.of(key))).isInstanceOf(UploadException.class)
                 .hasMessageContaining("is being removed already: its lease ended");
+    }
+
+    @Test
+    void withoutCreateTablesAJournalOnAnIncompleteSchemaRefusesToStartNamingWhatIsMissing() throws SQLException {
+        assertThat(JournalMigrations.missing(database)).startsWith("bounded_upload_batch").hasSize(8);
+        assertThatThrownBy(() -> JdbcUploadJournal.builder(database, storage).build())
+                .isInstanceOf(UploadException.class)
+                .hasMessageStartingWith("the upload journal's schema is missing on H2: bounded_upload_batch,"
+                        + " bounded_upload_key, bounded_upload_task, bounded_upload_deferred, bounded_upload_instance,"
+                        + " bounded_upload_grant, bounded_upload_grant_caller, bounded_upload_grant.upload_id and"
+                        + " by_form (version 4). Create it with createTables(true)");
+
+        try (Connection c = database.getConnection(); var s = c.createStatement()) {
+            s.execute("CREATE TABLE bounded_upload_grant (id INT)"); // a table of version 3, without version 4
+        }
+        assertThat(JournalMigrations.missing(database)).contains("bounded_upload_grant.upload_id and by_form"
+                + " (version 4)").doesNotContain("bounded_upload_grant");
+
+        try (Connection c = database.getConnection(); var s = c.createStatement()) {
+            s.execute("DROP TABLE bounded_upload_grant");
+        }
+        journal("one");
+        assertThat(JournalMigrations.missing(database)).isEmpty();
+        JdbcUploadJournal.builder(database, storage).instanceName("two").build().close(); // starts on it
     }
 
     @Test
@@ -262,9 +351,24 @@ class JdbcUploadJournalTest {
         final AtomicBoolean deletesFail = new AtomicBoolean();
         private volatile String failing = "";
         final AtomicInteger deleteTries = new AtomicInteger();
+        /** Counted down when a delete waits for {@link #holdDeletes()}'s latch. */
+        final CountDownLatch deleting = new CountDownLatch(1);
+        volatile boolean deleteInterrupted;
+        private volatile @Nullable CountDownLatch gate;
 
         FlakyStorage(FileUploader target) {
             this.target = target;
+        }
+
+        /** Deletes wait for the latch returned, or until interrupted. */
+        CountDownLatch holdDeletes() {
+            CountDownLatch release = new CountDownLatch(1);
+            gate = release;
+            return release;
+        }
+
+        void letDeletesThrough() {
+            gate = null;
         }
 
         void failUploadsNamed(String name) {
@@ -282,6 +386,17 @@ class JdbcUploadJournalTest {
         @Override
         public void delete(String key) throws IOException {
             deleteTries.incrementAndGet();
+            CountDownLatch release = gate;
+            if (release != null) {
+                deleting.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    deleteInterrupted = true;
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while deleting " + key);
+                }
+            }
             if (deletesFail.get()) {
                 throw new IOException("storage unreachable");
             }

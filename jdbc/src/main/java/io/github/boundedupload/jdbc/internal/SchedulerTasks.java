@@ -49,20 +49,34 @@ final class SchedulerTasks {
         @Override
         public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
             Execution execution = context.getExecution();
-            Duration later = task(task.get()).run(instance.getId(), new RunFence(host, execution));
-            return (complete, operations) -> {
-                try {
-                    if (later == null) {
-                        operations.remove();
-                    } else {
-                        operations.reschedule(complete, Instant.now().plus(later));
-                    }
-                } catch (ExecutionException e) {
-                    host.fencing().notDone(host.instanceName() + "'s run of " + getName() + " " + instance.getId()
-                            + " ended after another instance had taken the task over: it leaves the task to that"
-                            + " instance");
+            if (!host.starting()) {
+                // Paused: handed back, due now, without counting a failure.
+                return (complete, operations) -> reschedule(complete, operations, Duration.ZERO, instance);
+            }
+            Duration later;
+            try {
+                later = task(task.get()).run(instance.getId(), new RunFence(host, execution));
+            } finally {
+                host.ended();
+            }
+            Duration after = later;
+            return (complete, operations) -> reschedule(complete, operations, after, instance);
+        }
+
+        /** Ends a run: the task removed when it is done ({@code later} null), else due again after {@code later}. */
+        private void reschedule(ExecutionComplete complete, ExecutionOperations<Void> operations,
+                @Nullable Duration later, TaskInstance<Void> instance) {
+            try {
+                if (later == null) {
+                    operations.remove();
+                } else {
+                    operations.reschedule(complete, Instant.now().plus(later));
                 }
-            };
+            } catch (ExecutionException e) {
+                host.fencing().notDone(host.instanceName() + "'s run of " + getName() + " " + instance.getId()
+                        + " ended after another instance had taken the task over: it leaves the task to that"
+                        + " instance");
+            }
         }
 
         @Override
@@ -79,15 +93,17 @@ final class SchedulerTasks {
         private final Schedule schedule;
         private final Supplier<Runnable> recovery;
         private final Fencing fencing;
+        private final TaskHost host;
 
-        Recovery(String name, Schedule schedule, Supplier<Runnable> recovery, Fencing fencing) {
+        Recovery(String name, Schedule schedule, Supplier<Runnable> recovery, TaskHost host) {
             super(name, schedule, Void.class, (complete, operations) -> {
                 LOG.warn("upload journal: the recovery failed; it runs again in the next poll: {}", reason(complete));
-                reschedule(schedule, complete, operations, fencing);
+                reschedule(schedule, complete, operations, host.fencing());
             });
             this.schedule = schedule;
             this.recovery = recovery;
-            this.fencing = fencing;
+            this.fencing = host.fencing();
+            this.host = host;
         }
 
         @Override
@@ -97,7 +113,13 @@ final class SchedulerTasks {
 
         @Override
         public CompletionHandler<Void> execute(TaskInstance<Void> instance, ExecutionContext context) {
-            recovery.get().run();
+            if (host.starting()) { // paused: this run is skipped
+                try {
+                    recovery.get().run();
+                } finally {
+                    host.ended();
+                }
+            }
             return (complete, operations) -> reschedule(schedule, complete, operations, fencing);
         }
 

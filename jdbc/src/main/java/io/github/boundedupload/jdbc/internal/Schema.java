@@ -8,8 +8,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -62,7 +64,44 @@ public final class Schema {
         }
     }
 
+    /**
+     * What each version of the schema adds that a journal of this version reads, and a query that fails without it:
+     * the tables of versions 1 to 3, the columns of version 4.
+     */
+    private static final Map<String, String> PROBES = probes();
+
+    private static Map<String, String> probes() {
+        Map<String, String> probes = new LinkedHashMap<>();
+        for (String table : List.of("bounded_upload_batch", "bounded_upload_key", "bounded_upload_task",
+                "bounded_upload_deferred", "bounded_upload_instance", "bounded_upload_grant",
+                "bounded_upload_grant_caller")) {
+            probes.put(table, "SELECT * FROM " + table + " WHERE 1 = 0");
+        }
+        probes.put("bounded_upload_grant.upload_id and by_form (version 4)",
+                "SELECT upload_id, by_form FROM bounded_upload_grant WHERE 1 = 0");
+        return probes;
+    }
+
     private Schema() {
+    }
+
+    /**
+     * What of the journal's schema the database lacks: the tables (and columns) the journal reads that a query cannot
+     * find, in the order of the migrations; empty when the schema is complete.
+     */
+    public static List<String> missing(Connection c) throws SQLException {
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, String> probe : PROBES.entrySet()) {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery(probe.getValue()).close();
+            } catch (SQLException e) {
+                missing.add(probe.getKey());
+                if (!c.getAutoCommit()) {
+                    c.rollback(); // PostgreSQL takes no statement after a failed one in a transaction
+                }
+            }
+        }
+        return missing;
     }
 
     /** The database behind a connection. */

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -99,10 +100,20 @@ public final class TaskHost implements AutoCloseable {
         void run(Connection c) throws SQLException;
     }
 
-    /** How the scheduler runs. */
+    /**
+     * How the scheduler runs.
+     *
+     * @param stopTimeout how long after the pause {@link #close()} waits for running tasks before it interrupts them
+     */
     public record Settings(String instanceName, int threads, Duration pollingInterval, Duration heartbeatInterval,
-            Duration shutdownMaxWait, boolean createTables) {
+            Duration stopTimeout, boolean createTables) {
     }
+
+    /**
+     * How long db-scheduler waits, at the end of {@link #close()}, for the tasks it still runs: once before it
+     * interrupts them, once after. {@link #close()} has waited its stop timeout for them already.
+     */
+    public static final Duration SCHEDULER_WAIT = Duration.ofSeconds(1);
 
     /** The host name and the process id, at most 50 characters: unique per running process. */
     public static String defaultInstanceName() {
@@ -127,6 +138,13 @@ public final class TaskHost implements AutoCloseable {
     private volatile @Nullable Task compensations;
     private volatile @Nullable Task deferredUploads;
     private volatile Runnable recovery = () -> { };
+    private final Duration stopTimeout;
+    /** Guards {@link #running}, {@link #paused} and {@link #closed}; signalled when the last running task ends. */
+    private final Object runs = new Object();
+    private int running;
+    private boolean paused;
+    private long pausedAt;
+    private boolean closed;
 
     /**
      * Creates the tables if asked and sets the scheduler up; nothing runs before {@link #start}.
@@ -137,10 +155,11 @@ public final class TaskHost implements AutoCloseable {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.bound = new BoundDataSource(dataSource);
         this.instanceName = settings.instanceName();
+        this.stopTimeout = settings.stopTimeout();
         this.compensation = new SchedulerTasks.OneTime(COMPENSATION, () -> compensations, this);
         this.deferred = new SchedulerTasks.OneTime(DEFERRED, () -> deferredUploads, this);
         RecurringTask<Void> recover = new SchedulerTasks.Recovery(RECOVERY, FixedDelay.of(settings.pollingInterval()),
-                () -> recovery, fencing);
+                () -> recovery, this);
         Schema.Database found;
         Connection c;
         try {
@@ -158,6 +177,14 @@ public final class TaskHost implements AutoCloseable {
                             + found.displayName() + ": " + e.getMessage() + " (SQLState " + e.getSQLState() + ")",
                             e);
                 }
+            } else {
+                List<String> missing = Schema.missing(c);
+                if (!missing.isEmpty()) {
+                    throw new UploadException("the upload journal's schema is missing on " + found.displayName()
+                            + ": " + String.join(", ", missing) + ". Create it with createTables(true), the Flyway"
+                            + " migrations (JournalMigrations.flywayLocation) or the Liquibase changelog ("
+                            + "JournalMigrations.LIQUIBASE_CHANGELOG); see docs/journal.md", null);
+                }
             }
         } catch (SQLException e) {
             throw new UploadException("the upload journal could not read which database it is on: "
@@ -172,7 +199,7 @@ public final class TaskHost implements AutoCloseable {
                 .heartbeatInterval(settings.heartbeatInterval())
                 .missedHeartbeatsLimit(6)
                 .schedulerName(new SchedulerName.Fixed(settings.instanceName()))
-                .shutdownMaxWait(settings.shutdownMaxWait())
+                .shutdownMaxWait(SCHEDULER_WAIT)
                 .enableImmediateExecution()
                 // A failed try is logged by the task's own failed(), once, without the stack trace db-scheduler adds.
                 .failureLogging(LogLevel.DEBUG, false);
@@ -262,9 +289,80 @@ public final class TaskHost implements AutoCloseable {
         }
     }
 
-    /** Stops running tasks on this instance, waiting for running ones up to the shutdown wait. */
+    /**
+     * Takes no more work on this instance: a task it picks from now on is handed back at once, due now, for an instance
+     * that is not paused (or for this one's successor); the recovery skips its runs. Running tasks go on.
+     */
+    public void pause() {
+        synchronized (runs) {
+            if (!paused) {
+                paused = true;
+                pausedAt = System.nanoTime();
+            }
+        }
+        scheduler.pause();
+    }
+
+    /**
+     * Starts a run of a task, unless this instance is paused.
+     *
+     * @return whether the task may run; if so, {@link #ended()} must follow
+     */
+    boolean starting() {
+        synchronized (runs) {
+            if (paused) {
+                return false;
+            }
+            running++;
+            return true;
+        }
+    }
+
+    /** A run that {@link #starting()} let start has ended. */
+    void ended() {
+        synchronized (runs) {
+            running--;
+            if (running == 0) {
+                runs.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Pauses, waits until the stop timeout after the pause for the running tasks to end, then stops the scheduler, which
+     * interrupts
+     * what still runs after {@link #SCHEDULER_WAIT} (an interrupted task is taken up again by an instance that is
+     * alive, as after a crash). A second call does nothing.
+     */
     @Override
     public void close() {
+        pause();
+        synchronized (runs) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            long deadline = pausedAt + stopTimeout.toNanos();
+            boolean interrupted = false;
+            while (running > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warn("upload journal: {} task(s) still run {} ms after the journal paused (its stop"
+                            + " timeout); they are interrupted, and an instance that is alive takes them up again",
+                            running, stopTimeout.toMillis());
+                    break;
+                }
+                try {
+                    runs.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         scheduler.stop();
     }
 }
