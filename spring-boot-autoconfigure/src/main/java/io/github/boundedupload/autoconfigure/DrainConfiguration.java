@@ -3,6 +3,9 @@ package io.github.boundedupload.autoconfigure;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -31,10 +34,12 @@ class DrainConfiguration {
     @ConditionalOnMissingBean(name = DRAIN_BEAN_NAME)
     UploaderDrain boundedUploadDrain(
             @Qualifier(UploaderConfiguration.UPLOADER_BEAN_NAME) ConcurrentAttachmentUploader uploader,
-            BoundedUploadProperties properties, Environment environment) {
+            BoundedUploadProperties properties, Environment environment,
+            ObjectProvider<UploaderDrain.Follower> followers) {
         Duration phase = Binder.get(environment).bind(PHASE_TIMEOUT, Duration.class).orElse(DEFAULT_PHASE_TIMEOUT);
         UploaderConfig config = uploader.config();
-        Duration drain = config.shutdownGracePeriod().plus(config.stopTimeout().multipliedBy(2));
+        List<UploaderDrain.Follower> after = followers.orderedStream().toList();
+        Duration drain = UploaderDrain.budget(config, after);
         if (drain.compareTo(phase) >= 0) {
             // Name what set the values: the properties, or an UploaderConfig bean or customizer of the application.
             boolean fromProperties = config.shutdownGracePeriod().equals(properties.getShutdownGracePeriod())
@@ -44,13 +49,14 @@ class DrainConfiguration {
             throw new UploaderSetupException("The bounded-upload drain takes up to " + UploaderDrain.format(drain)
                     + " (" + grace + " " + UploaderDrain.format(config.shutdownGracePeriod()) + " + 2 x " + stop + " "
                     + UploaderDrain.format(config.stopTimeout()) + (fromProperties ? "" : " of the UploaderConfig in use")
-                    + "), which does not fit in " + PHASE_TIMEOUT + " (" + UploaderDrain.format(phase) + "): Spring "
+                    + after.stream().map(follower -> " + " + follower.name() + " " + UploaderDrain.format(
+                            follower.closeTime())).collect(Collectors.joining()) + "), which does not fit in " + PHASE_TIMEOUT + " (" + UploaderDrain.format(phase) + "): Spring "
                     + "Boot would stop waiting and close the storage under running uploads.",
                     "Lower " + grace + " or " + stop + (fromProperties ? "" : " (your UploaderConfig bean or "
                             + "UploaderConfigCustomizer sets them)") + ", or raise " + PHASE_TIMEOUT
                             + " (and your platform's termination grace period with it); see "
                             + "docs/spring-boot.md#shutdown.");
         }
-        return new UploaderDrain(uploader);
+        return new UploaderDrain(uploader, after);
     }
 }

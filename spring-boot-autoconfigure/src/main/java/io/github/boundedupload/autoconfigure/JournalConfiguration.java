@@ -12,22 +12,21 @@ import io.github.boundedupload.jdbc.JournalStatus;
 import io.github.boundedupload.spi.AsyncFileUploader;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadJournal;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.annotation.Order;
 
 /**
  * The upload journal, when {@code bounded-upload.journal.enabled=true}: a {@link JdbcUploadJournal} on the
@@ -43,7 +42,8 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 class JournalConfiguration {
 
     static final String JOURNAL_BEAN_NAME = "boundedUploadJournal";
-    private static final Log LOG = LogFactory.getLog(JournalConfiguration.class);
+    /** What {@link JdbcUploadJournal#close()} may take beyond its stop timeout: db-scheduler's two 1 s waits. */
+    static final Duration JOURNAL_SCHEDULER_WAITS = Duration.ofSeconds(2);
 
     /**
      * Closed after the uploader (which uses it through its configuration), before the storage and the data source.
@@ -55,7 +55,7 @@ class JournalConfiguration {
     @DependsOnDatabaseInitialization
     JdbcUploadJournal boundedUploadJournal(BoundedUploadProperties properties, ObjectProvider<DataSource> dataSource,
             ObjectProvider<FileUploader> fileUploader, ObjectProvider<AsyncFileUploader> asyncFileUploader,
-            ObjectProvider<JournalSchema> migrations) {
+            ObjectProvider<JournalSchema> tools) {
         DataSource database = dataSource.getIfUnique();
         if (database == null) {
             throw new UploaderSetupException("bounded-upload.journal.enabled is true, but the application has no"
@@ -74,18 +74,19 @@ class JournalConfiguration {
             throw new UploaderSetupException("The upload journal needs the uploader's single storage, and found"
                     + " none.", "Define a single FileUploader or AsyncFileUploader bean, or mark one @Primary.");
         }
-        JournalSchema schema = settings.isCreateTables() ? migrations.getIfAvailable() : null;
-        if (schema != null) {
-            LOG.info("bounded-upload: the upload journal's tables are made by " + schema.apply(database));
-        }
+        boolean createTables = JournalTables.prepare(database, settings.getCreateTables(),
+                tools.orderedStream().toList());
         builder.callerTransaction(new SpringCallerTransaction(database))
-                .createTables(settings.isCreateTables() && schema == null)
+                .createTables(createTables)
                 .keepMargin(settings.getKeepMargin())
                 .pollingInterval(settings.getPollingInterval())
                 .livenessTimeout(settings.getLivenessTimeout())
                 .failingAfter(settings.getFailingAfter())
                 .threads(settings.getThreads())
-                .retryPauses(settings.getFirstRetryPause(), settings.getMaxRetryPause());
+                .retryPauses(settings.getFirstRetryPause(), settings.getMaxRetryPause())
+                // Counted from the drain's start, when the journal pauses: its deferred uploads run as the uploader's
+                // batches, and get as long as they do; its compensations too.
+                .stopTimeout(properties.getShutdownGracePeriod().plus(properties.getStopTimeout().multipliedBy(2)));
         String instance = settings.getInstanceName();
         if (instance != null) {
             builder.instanceName(instance);
@@ -150,6 +151,36 @@ class JournalConfiguration {
         }
     }
 
+    /**
+     * The journal in the uploader's drain: it takes no new task when the drain starts, and its tasks get as long as the
+     * uploader's batches ({@code shutdown-grace-period} + 2 x {@code stop-timeout} from then); it stops once the
+     * uploader is closed, adding at most db-scheduler's own 2 x 1 s for what it interrupts.
+     */
+    @Bean
+    UploaderDrain.Follower boundedUploadJournalDrain(JdbcUploadJournal journal) {
+        return new UploaderDrain.Follower() {
+            @Override
+            public String name() {
+                return "the upload journal";
+            }
+
+            @Override
+            public void pause() {
+                journal.pause();
+            }
+
+            @Override
+            public void close() {
+                journal.close();
+            }
+
+            @Override
+            public Duration closeTime() {
+                return JOURNAL_SCHEDULER_WAITS;
+            }
+        };
+    }
+
     @Bean
     JournalCheck boundedUploadJournalCheck(JdbcUploadJournal journal) {
         return details -> {
@@ -175,33 +206,33 @@ class JournalConfiguration {
     }
 
     /**
-     * With Flyway in the application, Flyway applies the journal's migrations (a history table of their own) and the
-     * journal creates no table itself.
+     * When the application's Flyway runs at start-up (a {@code Flyway} bean), it applies the journal's migrations (a
+     * history table of their own) and the journal creates no table itself.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.flywaydb.core.Flyway")
     static class FlywaySchema {
 
         @Bean
-        @ConditionalOnMissingBean
-        JournalSchema boundedUploadJournalSchema() {
-            return MigrationTools.flyway();
+        @Order(1)
+        JournalSchema boundedUploadJournalFlyway(ObjectProvider<org.flywaydb.core.Flyway> flyway) {
+            return MigrationTools.flyway(flyway);
         }
     }
 
     /**
-     * With Liquibase (and not Flyway) in the application, Liquibase applies the journal's changelog and the journal
-     * creates no table itself.
+     * When the application's Liquibase runs at start-up (a {@code SpringLiquibase} bean), and its Flyway does not,
+     * Liquibase applies the journal's changelog and the journal creates no table itself.
      */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass("org.flywaydb.core.Flyway")
     @ConditionalOnClass(name = "liquibase.integration.spring.SpringLiquibase")
     static class LiquibaseSchema {
 
         @Bean
-        @ConditionalOnMissingBean
-        JournalSchema boundedUploadJournalSchema() {
-            return MigrationTools.liquibase();
+        @Order(2)
+        JournalSchema boundedUploadJournalLiquibase(
+                ObjectProvider<liquibase.integration.spring.SpringLiquibase> liquibase) {
+            return MigrationTools.liquibase(liquibase);
         }
     }
 

@@ -18,13 +18,16 @@ public class JournalProperties {
     private boolean enabled;
 
     /**
-     * Whether to make the journal's tables (bounded_upload_batch, bounded_upload_key, bounded_upload_task,
-     * bounded_upload_deferred) exist at start-up: with Flyway in the application, Flyway applies the journal's
-     * migrations (history table bounded_upload_schema_history); with Liquibase, Liquibase applies its changelog;
-     * otherwise the journal creates what is missing itself (PostgreSQL, MySQL/MariaDB or H2). Turn it off when the
-     * application's own migrations include the journal's.
+     * Whether to make the journal's tables exist at start-up; unset, through the application's Flyway or Liquibase
+     * when one runs at start-up, else only on an embedded database. When the application's Flyway runs at start-up, its
+     * Flyway applies the journal's migrations, right after the application's own (history table
+     * bounded_upload_schema_history); else when its Liquibase does, Liquibase applies the journal's changelog; else the
+     * journal creates what is missing itself (PostgreSQL, MySQL/MariaDB or H2). Unset: as Spring Boot's own schema
+     * initialization, only on an embedded database, unless a migration tool of the application runs. Set it to false
+     * when the application's own migrations include the journal's. Where nothing creates them, start-up checks that
+     * the tables exist.
      */
-    private boolean createTables = true;
+    private @Nullable Boolean createTables;
 
     /** This instance's name among the application's instances; by default the host name and process id. */
     private @Nullable String instanceName;
@@ -67,11 +70,11 @@ public class JournalProperties {
         this.enabled = enabled;
     }
 
-    public boolean isCreateTables() {
+    public @Nullable Boolean getCreateTables() {
         return createTables;
     }
 
-    public void setCreateTables(boolean createTables) {
+    public void setCreateTables(@Nullable Boolean createTables) {
         this.createTables = createTables;
     }
 

@@ -1,20 +1,22 @@
 package io.github.boundedupload.autoconfigure;
 
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
- * How the journal's tables come to exist when a migration tool is in the application
- * ({@code bounded-upload.journal.create-tables}): the tool applies the journal's migrations, and the journal creates
- * nothing itself. Refers to no optional library. Changes when what the journal needs of a migration tool changes.
+ * The application's migration tool applying the journal's migrations, when that tool runs at start-up
+ * ({@link JournalTables}). Refers to no optional library. Changes when what the journal needs of a migration tool
+ * changes.
  */
 @FunctionalInterface
 interface JournalSchema {
 
     /**
-     * Applies the journal's schema.
+     * Applies the journal's schema, if the tool runs in this application.
      *
      * @param dataSource the journal's database
-     * @return what applied it, for the log
+     * @return what applied it, for the log; null when the tool does not run at start-up here (not configured, or
+     *         disabled with {@code spring.flyway.enabled=false} or {@code spring.liquibase.enabled=false})
      */
-    String apply(DataSource dataSource);
+    @Nullable String apply(DataSource dataSource);
 }

@@ -4,6 +4,7 @@ import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.UploaderStats;
 import java.time.Duration;
+import java.util.List;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
@@ -22,6 +23,10 @@ import org.springframework.context.SmartLifecycle;
  * together; message listeners and schedulers, in the default phase, stop before. {@link DrainConfiguration} checks at
  * start-up that the drain fits in that timeout. The close runs on a thread of its own, because Spring starts the
  * timeout only once every bean of the phase has been asked to stop.
+ *
+ * <p>What works with the uploader stops with it ({@link Follower}): the upload journal takes no new task when the drain
+ * starts (a deferred upload it would pick then is left for another instance, or for this one's successor), and is
+ * closed once the uploader is.
  */
 final class UploaderDrain implements SmartLifecycle {
 
@@ -30,11 +35,41 @@ final class UploaderDrain implements SmartLifecycle {
 
     private static final Log LOG = LogFactory.getLog(UploaderDrain.class);
 
+    /**
+     * Something that stops with the uploader: paused when the drain starts, closed once the uploader is closed (it may
+     * serve the uploader's last batches until then).
+     */
+    interface Follower {
+
+        /** What the drain's log lines call it. */
+        String name();
+
+        /** Takes no new work; what runs goes on. */
+        void pause();
+
+        /** Stops, within {@link #closeTime()}. */
+        void close();
+
+        /** The longest {@link #close()} takes once the uploader is closed, counted in the drain's budget. */
+        Duration closeTime();
+    }
+
     private final ConcurrentAttachmentUploader uploader;
+    private final List<Follower> followers;
     private volatile boolean running;
 
-    UploaderDrain(ConcurrentAttachmentUploader uploader) {
+    UploaderDrain(ConcurrentAttachmentUploader uploader, List<Follower> followers) {
         this.uploader = uploader;
+        this.followers = List.copyOf(followers);
+    }
+
+    /** The longest the drain takes: the uploader's close, then each follower's. */
+    static Duration budget(UploaderConfig config, List<Follower> followers) {
+        Duration drain = config.shutdownGracePeriod().plus(config.stopTimeout().multipliedBy(2));
+        for (Follower follower : followers) {
+            drain = drain.plus(follower.closeTime());
+        }
+        return drain;
     }
 
     @Override
@@ -62,6 +97,21 @@ final class UploaderDrain implements SmartLifecycle {
     }
 
     private void drain() {
+        followers.forEach(Follower::pause);
+        try {
+            drainUploader();
+        } finally {
+            for (Follower follower : followers) {
+                long start = System.nanoTime();
+                follower.close();
+                LOG.info("bounded-upload '" + uploader.name() + "': " + follower.name() + " stopped in "
+                        + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms (at most "
+                        + format(follower.closeTime()) + ")");
+            }
+        }
+    }
+
+    private void drainUploader() {
         UploaderStats stats = uploader.stats();
         if (stats.closed()) {
             return;

@@ -3,6 +3,8 @@ package io.github.boundedupload.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import io.github.boundedupload.Attachment;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
@@ -24,20 +26,29 @@ import javax.sql.DataSource;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import liquibase.integration.spring.SpringLiquibase;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.ClassUtils;
 
 /**
  * {@code bounded-upload.journal.enabled=true} with a DataSource: the journal is on, and "keep" joins the Spring
  * transaction that calls {@code uploadAll}: a commit keeps the objects, a rollback removes them at once.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class JournalAutoConfigurationTests {
 
     @TempDir
@@ -144,6 +155,38 @@ class JournalAutoConfigurationTests {
         }
     }
 
+    /**
+     * The journal stops in the drain, after the uploader (whose last batches write to it), and its stop counts in the
+     * drain's budget: {@code bounded-upload.stop-timeout} plus db-scheduler's 2 s.
+     */
+    @Test
+    void theJournalStopsInTheDrainAfterTheUploaderAndCountsInItsBudget(CapturedOutput output) {
+        Logger drainLog = (Logger) LoggerFactory.getLogger(UploaderDrain.class);
+        Level level = drainLog.getLevel();
+        drainLog.setLevel(Level.INFO);
+        try {
+            runner().run(context -> {
+                ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+                JdbcUploadJournal journal = context.getBean(JdbcUploadJournal.class);
+                assertThat(uploader.uploadAll(files()).allStored()).isTrue();
+                context.close();
+                assertThat(uploader.stats().closed()).isTrue();
+                assertThat(output).containsPattern("bounded-upload 'default': the upload journal stopped in \\d+ ms "
+                        + "\\(at most 2s\\)");
+                assertThat(journal.status().unsettledBatches()).as("nothing left behind").isZero();
+            });
+        } finally {
+            drainLog.setLevel(level);
+        }
+        runner().withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=22s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+                    .startsWith("The bounded-upload drain takes up to 22s (bounded-upload.shutdown-grace-period 10s"
+                            + " + 2 x bounded-upload.stop-timeout 5s + the upload journal 2s), which does not fit in"
+                            + " spring.lifecycle.timeout-per-shutdown-phase (22s)");
+        });
+    }
+
     @Test
     void aNativeImageGetsTheMigrationsTheJournalReads() {
         org.springframework.aot.hint.RuntimeHints hints = new org.springframework.aot.hint.RuntimeHints();
@@ -163,9 +206,21 @@ class JournalAutoConfigurationTests {
         }
     }
 
+    /** Spring Boot's Flyway auto-configuration, of whichever Spring Boot runs the tests (it moved in Spring Boot 4). */
+    static AutoConfigurations springBootFlyway() {
+        for (String name : List.of("org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+                "org.springframework.boot.autoconfigure.flyway.FlywayAutoConfiguration")) {
+            if (ClassUtils.isPresent(name, JournalAutoConfigurationTests.class.getClassLoader())) {
+                return AutoConfigurations.of(ClassUtils.resolveClassName(name,
+                        JournalAutoConfigurationTests.class.getClassLoader()));
+            }
+        }
+        throw new IllegalStateException("no Flyway auto-configuration on the class path");
+    }
+
     @Test
-    void withFlywayInTheApplicationFlywayAppliesTheJournalsMigrationsInAHistoryOfTheirOwn() {
-        runner().run(context -> {
+    void theApplicationsFlywayAppliesTheJournalsMigrationsInAHistoryOfTheirOwn() {
+        runner().withConfiguration(springBootFlyway()).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT \"version\" || ':' || \"success\" FROM \"bounded_upload_schema_history\""
@@ -176,17 +231,69 @@ class JournalAutoConfigurationTests {
         });
     }
 
+    /** Behind spring.flyway.enabled=false nothing runs Flyway: on an embedded database the journal makes its tables. */
     @Test
-    void withLiquibaseAndNoFlywayLiquibaseAppliesTheJournalsChangelog() {
-        runner().withClassLoader(new FilteredClassLoader("org.flywaydb")).run(context -> {
+    void withSpringBootsFlywayOffTheJournalRunsNoMigration() {
+        runner().withConfiguration(springBootFlyway()).withPropertyValues("spring.flyway.enabled=false")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(org.flywaydb.core.Flyway.class);
+                    assertThat(tables(context.getBean(DataSource.class))).contains("BOUNDED_UPLOAD_BATCH")
+                            .doesNotContain("BOUNDED_UPLOAD_SCHEMA_HISTORY", "DATABASECHANGELOG");
+                });
+        runner().withConfiguration(springBootFlyway()).withPropertyValues("spring.flyway.enabled=false",
+                "bounded-upload.journal.create-tables=false").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure())
+                            .getDescription()).startsWith("The upload journal's tables are missing with"
+                                    + " bounded-upload.journal.create-tables=false: bounded_upload_batch,");
+                });
+    }
+
+    /** A database in a file is not embedded: unasked, nothing creates the tables, and start-up says so in one line. */
+    @Test
+    void aDatabaseThatIsNotEmbeddedWithoutTheTablesFailsStartUpInOneLine() {
+        JdbcDataSource file = new JdbcDataSource();
+        file.setURL("jdbc:h2:file:" + root.resolve("database").toAbsolutePath());
+        ApplicationContextRunner onFile = TestSupport.runner(root).withBean(DataSource.class, () -> file)
+                .withPropertyValues("bounded-upload.journal.enabled=true");
+        onFile.run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo("The upload journal's tables are missing on a database "
+                    + "that is not embedded: bounded_upload_batch, bounded_upload_key, bounded_upload_task, "
+                    + "bounded_upload_deferred, bounded_upload_instance, bounded_upload_grant, "
+                    + "bounded_upload_grant_caller, bounded_upload_grant.upload_id and by_form (version 4).");
+            assertThat(analysis.getAction()).startsWith("Create them one of three ways: Flyway or Liquibase")
+                    .contains("bounded-upload.journal.create-tables=true");
+        });
+        onFile.withPropertyValues("bounded-upload.journal.create-tables=true")
+                .run(context -> assertThat(context).hasNotFailed());
+        onFile.run(context -> assertThat(context).as("the tables are there now").hasNotFailed());
+    }
+
+    @Test
+    void theApplicationsLiquibaseAppliesTheJournalsChangelog() {
+        runner().withUserConfiguration(ApplicationLiquibase.class).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(JdbcUploadJournal.class);
             DataSource database = context.getBean(DataSource.class);
             assertThat(rows(database, "SELECT ID FROM DATABASECHANGELOG"))
-                    .containsExactly("bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2",
+                    .containsExactly("application-1", "bounded-upload-journal-1-h2", "bounded-upload-journal-2-h2",
                             "bounded-upload-journal-3-h2", "bounded-upload-journal-4-h2");
             assertThat(tables(database)).contains("BOUNDED_UPLOAD_BATCH").doesNotContain(
                     "BOUNDED_UPLOAD_SCHEMA_HISTORY");
         });
+    }
+
+    /** An application's Liquibase, as Spring Boot makes it: a SpringLiquibase bean, which runs when it is created. */
+    @Configuration(proxyBeanMethods = false)
+    static class ApplicationLiquibase {
+        @Bean
+        SpringLiquibase liquibase(DataSource dataSource) {
+            SpringLiquibase liquibase = new SpringLiquibase();
+            liquibase.setDataSource(dataSource);
+            liquibase.setChangeLog("classpath:db/application-changelog.xml");
+            return liquibase;
+        }
     }
 
     @Test

@@ -19,11 +19,14 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -106,6 +109,59 @@ class UploaderDrainTests {
             assertThat(result.storedObjects()).allSatisfy(stored -> assertThat(root.resolve("stored")
                     .resolve(stored.key())).exists());
         });
+    }
+
+    /**
+     * What works with the uploader (the journal) is paused when the drain starts, while a batch still runs, and closed
+     * only once the uploader is closed.
+     */
+    @Test
+    void aFollowerIsPausedWhenTheDrainStartsAndClosedOnceTheUploaderIs() {
+        List<String> steps = new CopyOnWriteArrayList<>();
+        AtomicReference<ConcurrentAttachmentUploader> drained = new AtomicReference<>();
+        UploaderDrain.Follower follower = new UploaderDrain.Follower() {
+            @Override
+            public String name() {
+                return "the follower";
+            }
+
+            @Override
+            public void pause() {
+                steps.add("pause; running batches: " + drained.get().stats().activeBatches());
+            }
+
+            @Override
+            public void close() {
+                steps.add("close; uploader closed: " + drained.get().stats().closed());
+            }
+
+            @Override
+            public Duration closeTime() {
+                return Duration.ofSeconds(1);
+            }
+        };
+        runner().withBean(UploaderDrain.Follower.class, () -> follower).run(context -> {
+            ConcurrentAttachmentUploader uploader = context.getBean(ConcurrentAttachmentUploader.class);
+            drained.set(uploader);
+            CompletableFuture<BatchResult> running = uploader.uploadAllAsync(List.of(file("slow.txt")));
+            assertThat(slowStarted.await(1, TimeUnit.MINUTES)).isTrue();
+
+            CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+            await().until(() -> !steps.isEmpty());
+            release.countDown();
+            closing.get(1, TimeUnit.MINUTES);
+
+            assertThat(running.get().allStored()).isTrue();
+            assertThat(steps).containsExactly("pause; running batches: 1", "close; uploader closed: true");
+        });
+        runner().withBean(UploaderDrain.Follower.class, () -> follower)
+                .withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=21s").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure())
+                            .getDescription()).startsWith("The bounded-upload drain takes up to 21s "
+                                    + "(bounded-upload.shutdown-grace-period 10s + 2 x bounded-upload.stop-timeout 5s"
+                                    + " + the follower 1s)");
+                });
     }
 
     /** All-or-nothing: cancelled after the grace period, and what the batch had stored is deleted again. */
