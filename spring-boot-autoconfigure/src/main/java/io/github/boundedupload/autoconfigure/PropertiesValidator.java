@@ -51,6 +51,10 @@ final class PropertiesValidator {
         }
         if (properties.getS3().getBucket() != null) {
             validate(properties.getS3(), errors);
+            if (properties.getLocal().getRoot() != null) {
+                errors.rejectValue("local.root", "ignored", "cannot take effect: bounded-upload.s3.bucket is set, so "
+                        + "uploads go to S3; set one of the two (local.root in a profile without the bucket, say)");
+            }
         }
         if (properties.getJournal().isEnabled()) {
             validate(properties.getJournal(), errors);

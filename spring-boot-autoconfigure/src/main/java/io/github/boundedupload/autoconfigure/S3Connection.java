@@ -78,15 +78,29 @@ final class S3Connection implements StorageCheck, AutoCloseable {
                 () -> this.asyncClient, () -> this.client);
         this.applicationClient = client != null ? client.serviceClientConfiguration()
                 : asyncClient != null ? asyncClient.serviceClientConfiguration() : null;
-        if (properties.getLocal().getRoot() != null) {
-            LOG.info("bounded-upload.local.root is ignored: bounded-upload.s3.bucket is set, so uploads go to S3");
-        }
-        if (applicationClient != null && (this.properties.getEndpoint() != null
-                || this.properties.getRegion() != null || endpoint.fromConnectionDetails()
-                || this.properties.isPathStyleAccess())) {
-            LOG.info("bounded-upload.s3.endpoint, region and path-style-access (and AwsConnectionDetails) are ignored:"
-                    + " the S3 storage uses the application's " + (client != null ? "S3Client" : "S3AsyncClient")
-                    + " bean as it is");
+        if (applicationClient != null) {
+            List<String> ignored = new ArrayList<>();
+            if (this.properties.getEndpoint() != null) {
+                ignored.add("bounded-upload.s3.endpoint");
+            }
+            if (this.properties.getRegion() != null) {
+                ignored.add("bounded-upload.s3.region");
+            }
+            if (this.properties.isPathStyleAccess()) {
+                ignored.add("bounded-upload.s3.path-style-access");
+            }
+            String bean = client != null ? "S3Client" : "S3AsyncClient";
+            if (!ignored.isEmpty()) {
+                throw new UploaderSetupException(String.join(", ", ignored) + " cannot take effect: the S3 storage uses the application's " + bean + " bean as it is.",
+                        "Set " + (ignored.size() == 1 ? "it" : "them") + " on that client instead (with Spring Cloud"
+                                + " AWS: spring.cloud.aws.s3.*, spring.cloud.aws.endpoint, spring.cloud.aws.region.static)"
+                                + " and remove " + (ignored.size() == 1 ? "it" : "them") + " from bounded-upload.s3.*;"
+                                + " or remove the " + bean + " bean to have the client built from bounded-upload.s3.*.");
+            }
+            if (endpoint.fromConnectionDetails()) {
+                LOG.info("AwsConnectionDetails are not applied to the application's " + bean + " bean: the S3 storage"
+                        + " uses that client as it is");
+            }
         }
     }
 

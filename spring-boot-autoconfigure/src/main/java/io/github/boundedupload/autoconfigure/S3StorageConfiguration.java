@@ -148,7 +148,7 @@ class S3StorageConfiguration {
                     ObjectProvider<BoundedUploadS3ClientCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.nonBlocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
                         applicationClient(client, S3AsyncClient.class, beanFactory), presigner,
-                        customizers.orderedStream().toList());
+                        SpringCloudAwsCustomizers.withOurs(beanFactory, customizers.orderedStream().toList()));
             }
 
             /** Closed after the uploader; closes the client only if the adapter built it. */
@@ -171,7 +171,7 @@ class S3StorageConfiguration {
                     ConfigurableListableBeanFactory beanFactory) {
                 return S3Connection.blocking(properties, S3Endpoint.of(properties.getS3(), beanFactory),
                         applicationClient(client, S3Client.class, beanFactory),
-                        presigner, customizers.orderedStream().toList());
+                        presigner, SpringCloudAwsCustomizers.withOurs(beanFactory, customizers.orderedStream().toList()));
             }
 
             @Bean

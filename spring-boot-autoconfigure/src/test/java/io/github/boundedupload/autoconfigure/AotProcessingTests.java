@@ -35,7 +35,7 @@ class AotProcessingTests {
 
     @Test
     void theS3StorageConfigurationIsProcessedAheadOfTime() {
-        assertProcessed(TestSupport.s3Runner(root, "bucket", "http://127.0.0.1:9"), List.of());
+        assertProcessed(TestSupport.s3Runner("bucket", "http://127.0.0.1:9"), List.of());
     }
 
     @Test

@@ -165,7 +165,7 @@ class BoundedUploadHealthAutoConfigurationTests {
 
     @Test
     void downWhenS3CannotBeReached() {
-        TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1").run(context -> {
+        TestSupport.s3Runner("attachments", "http://127.0.0.1:1").run(context -> {
             HealthView health = TestSupport.health(context.getBean(INDICATOR));
             assertThat(health.status()).isEqualTo("DOWN");
             assertThat(health.details()).containsEntry("storage", "s3://attachments").containsEntry("storageType", "s3")
@@ -220,7 +220,7 @@ class BoundedUploadHealthAutoConfigurationTests {
                         }))
                 .build();
         try {
-            TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1").withBean(S3Client.class, () -> client)
+            TestSupport.bucketRunner("attachments").withBean(S3Client.class, () -> client)
                     .withPropertyValues("bounded-upload.health.timeout=7s")
                     .run(context -> assertions.accept(TestSupport.health(context.getBean(INDICATOR))));
         } finally {

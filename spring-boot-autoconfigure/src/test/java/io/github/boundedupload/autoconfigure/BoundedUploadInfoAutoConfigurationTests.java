@@ -63,7 +63,7 @@ class BoundedUploadInfoAutoConfigurationTests {
 
     @Test
     void s3ItsBucketAndWhichClient() {
-        TestSupport.s3Runner(root, "attachments", "http://127.0.0.1:1")
+        TestSupport.s3Runner("attachments", "http://127.0.0.1:1")
                 .withConfiguration(AutoConfigurations.of(BoundedUploadInfoAutoConfiguration.class))
                 .run(context -> assertThat(info(context)).isEqualTo(Map.of("name", "default", "storage", Map.of(
                         "type", "s3", "location", "s3://attachments",

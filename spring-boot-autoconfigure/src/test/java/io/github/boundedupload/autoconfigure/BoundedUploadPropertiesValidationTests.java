@@ -125,7 +125,7 @@ class BoundedUploadPropertiesValidationTests {
     }
 
     private void assertS3Failure(List<String> properties, String... expected) {
-        runner().withPropertyValues("bounded-upload.s3.bucket=b").withPropertyValues(properties.toArray(String[]::new))
+        TestSupport.bucketRunner("b").withPropertyValues(properties.toArray(String[]::new))
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(TestSupport.messages(context.getStartupFailure())).contains(expected);
@@ -191,9 +191,24 @@ class BoundedUploadPropertiesValidationTests {
                 "must be an http or https URL such as http://127.0.0.1:4566, was localhost:4566");
     }
 
+    /** With a bucket, uploads go to S3: a root beside it cannot take effect, and fails start-up as a misspelt key. */
+    @Test
+    void aLocalRootBesideABucketFailsStartUpSayingWhyAndWhatToDo(CapturedOutput output) {
+        runner().withPropertyValues("bounded-upload.s3.bucket=b").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(TestSupport.messages(context.getStartupFailure())).contains("field 'local.root'",
+                    "cannot take effect: bounded-upload.s3.bucket is set, so uploads go to S3; set one of the two"
+                            + " (local.root in a profile without the bucket, say)");
+        });
+        assertThatThrownBy(() -> start("--bounded-upload.s3.bucket=b", "--bounded-upload.local.root=" + root))
+                .isNotNull();
+        assertThat(output).contains("APPLICATION FAILED TO START").contains("Property: bounded-upload.local.root")
+                .contains("Reason: cannot take effect: bounded-upload.s3.bucket is set");
+    }
+
     @Test
     void aBlankBucket() {
-        runner().withPropertyValues("bounded-upload.s3.bucket= ").run(context -> {
+        TestSupport.bucketRunner(" ").run(context -> {
             assertThat(context).hasFailed();
             assertThat(TestSupport.messages(context.getStartupFailure())).contains("field 's3.bucket'",
                     "must not be blank (leave it unset for no S3 storage)");
@@ -306,8 +321,11 @@ class BoundedUploadPropertiesValidationTests {
     }
 
     private void start(Class<?> source, String... args) {
+        // A root only where no bucket is given: beside one, it cannot take effect.
+        String storage = List.of(args).stream().anyMatch(arg -> arg.startsWith("--bounded-upload.s3.bucket="))
+                ? "spring.main.lazy-initialization=false" : "bounded-upload.local.root=" + root;
         new SpringApplicationBuilder(App.class, source).web(WebApplicationType.NONE)
-                .properties("bounded-upload.local.root=" + root, "spring.main.banner-mode=off").run(args).close();
+                .properties(storage, "spring.main.banner-mode=off").run(args).close();
     }
 
     @Configuration(proxyBeanMethods = false)

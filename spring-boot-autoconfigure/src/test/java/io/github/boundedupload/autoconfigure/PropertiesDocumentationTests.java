@@ -91,7 +91,7 @@ class PropertiesDocumentationTests {
     @Test
     void theManagementKeysTheStarterReadsHaveMetadata() throws IOException {
         assertThat(properties()).extracting(property -> (String) property.get("name"))
-                .contains(EnabledHealthIndicatorCondition.PROPERTY);
+                .contains(EnabledHealthIndicatorCondition.PROPERTY, EnabledHealthIndicatorCondition.Info.PROPERTY);
     }
 
     /** The README keeps its own text; only the marked region is the generated table. */

@@ -11,6 +11,7 @@ import io.github.boundedupload.BatchFailedException;
 import io.awspring.cloud.autoconfigure.core.AwsConnectionDetails;
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.StoredObject;
+import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
 import io.github.boundedupload.local.LocalFileUploader;
 import io.github.boundedupload.s3.S3AsyncFileUploader;
@@ -92,11 +93,16 @@ class S3StorageAutoConfigurationTests {
     }
 
     private ApplicationContextRunner runner() {
-        return TestSupport.s3Runner(root, BUCKET, NOWHERE);
+        return TestSupport.s3Runner(BUCKET, NOWHERE);
+    }
+
+    /** For an application's own client: the bucket, and none of the properties that only a client built here takes. */
+    private static ApplicationContextRunner clientRunner() {
+        return TestSupport.bucketRunner(BUCKET);
     }
 
     private ApplicationContextRunner optionsRunner() {
-        return runner().withBean(S3AsyncClient.class, () -> sharedClient);
+        return clientRunner().withBean(S3AsyncClient.class, () -> sharedClient);
     }
 
     // ---- which storage --------------------------------------------------------------------------------------------
@@ -229,7 +235,7 @@ class S3StorageAutoConfigurationTests {
         Recording recording = new Recording();
         S3Client own = recording.client();
         try {
-            runner().withBean(S3Client.class, () -> own).run(context -> {
+            clientRunner().withBean(S3Client.class, () -> own).run(context -> {
                 assertThat(context).hasSingleBean(S3FileUploader.class).doesNotHaveBean(S3AsyncFileUploader.class)
                         .hasSingleBean(S3Client.class);
                 assertThat(context.getBean(S3Connection.class).client()).isSameAs(own);
@@ -251,7 +257,7 @@ class S3StorageAutoConfigurationTests {
         S3AsyncClient ownAsync = async.asyncClient();
         S3Client ownSync = sync.client();
         try {
-            runner().withPropertyValues("bounded-upload.s3.non-blocking=false")
+            clientRunner().withPropertyValues("bounded-upload.s3.non-blocking=false")
                     .withBean(S3AsyncClient.class, () -> ownAsync).withBean(S3Client.class, () -> ownSync)
                     .run(context -> {
                         assertThat(context).hasSingleBean(S3AsyncFileUploader.class)
@@ -276,11 +282,11 @@ class S3StorageAutoConfigurationTests {
         S3AsyncClient ownAsync = recording.asyncClient();
         S3Client ownSync = recording.client();
         try {
-            runner().withBean("ownAsync", S3AsyncClient.class, () -> ownAsync).run(context -> assertThat(
+            clientRunner().withBean("ownAsync", S3AsyncClient.class, () -> ownAsync).run(context -> assertThat(
                     context.getBeanFactory().getDependentBeans("ownAsync")).contains("boundedUploadS3Connection"));
-            runner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> assertThat(
+            clientRunner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> assertThat(
                     context.getBeanFactory().getDependentBeans("ownSync")).contains("boundedUploadS3Connection"));
-            runner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> {
+            clientRunner().withBean("ownSync", S3Client.class, () -> ownSync).run(context -> {
                 assertThat(context.getBeanFactory().getDependentBeans("boundedUploadS3Connection"))
                         .contains("boundedUploadS3Storage");
                 assertThat(context.getBeanFactory().getDependentBeans("boundedUploadS3Storage"))
@@ -292,13 +298,40 @@ class S3StorageAutoConfigurationTests {
         }
     }
 
+    /**
+     * The endpoint, region and path-style access are a client's settings: beside the application's own client they
+     * cannot take effect, and start-up fails saying so, as for a misspelt key.
+     */
+    @Test
+    void clientSettingsBesideAnApplicationClientFailStartUpInOneLine() {
+        Recording recording = new Recording();
+        S3AsyncClient own = recording.asyncClient();
+        try {
+            runner().withBean(S3AsyncClient.class, () -> own).run(context -> {
+                assertThat(context).hasFailed();
+                FailureAnalysis analysis = new BoundedUploadFailureAnalyzer().analyze(context.getStartupFailure());
+                assertThat(analysis.getDescription()).isEqualTo("bounded-upload.s3.endpoint, bounded-upload.s3.region,"
+                        + " bounded-upload.s3.path-style-access cannot take effect: the S3 storage uses the"
+                        + " application's S3AsyncClient bean as it is.");
+                assertThat(analysis.getAction()).contains("spring.cloud.aws.s3.*")
+                        .contains("remove the S3AsyncClient bean");
+            });
+            clientRunner().withPropertyValues("bounded-upload.s3.region=eu-west-1").withBean(S3AsyncClient.class,
+                    () -> own).run(context -> assertThat(new BoundedUploadFailureAnalyzer().analyze(
+                            context.getStartupFailure()).getDescription()).startsWith("bounded-upload.s3.region "
+                                    + "cannot take effect"));
+        } finally {
+            own.close();
+        }
+    }
+
     @Test
     void twoApplicationClientsWithoutAPrimaryOneFailInsteadOfBuildingAnother() {
         Recording recording = new Recording();
         S3AsyncClient one = recording.asyncClient();
         S3AsyncClient two = recording.asyncClient();
         try {
-            runner().withBean("one", S3AsyncClient.class, () -> one).withBean("two", S3AsyncClient.class, () -> two)
+            clientRunner().withBean("one", S3AsyncClient.class, () -> one).withBean("two", S3AsyncClient.class, () -> two)
                     .run(context -> {
                         assertThat(context).hasFailed();
                         assertThat(TestSupport.messages(context.getStartupFailure()))
@@ -342,8 +375,9 @@ class S3StorageAutoConfigurationTests {
 
     @Test
     void anApplicationUploaderNeedsNoS3StorageOfOurs() {
-        runner().withUserConfiguration(BoundedUploadAutoConfigurationTests.OwnUploader.class)
-                .run(context -> assertThat(context).doesNotHaveBean(S3Connection.class)
+        runner().withBean("ownUploader", ConcurrentAttachmentUploader.class, () -> ConcurrentAttachmentUploader.create(
+                new RecordingStorage(root), UploaderConfig.builder().name("own").build()),
+                definition -> definition.setDestroyMethodName("close")).run(context -> assertThat(context).doesNotHaveBean(S3Connection.class)
                         .doesNotHaveBean(S3AsyncFileUploader.class).hasSingleBean(ConcurrentAttachmentUploader.class));
     }
 
@@ -392,7 +426,7 @@ class S3StorageAutoConfigurationTests {
 
     @Test
     void everyS3PropertyBinds() {
-        optionsRunner().withPropertyValues("bounded-upload.s3.max-concurrency=12",
+        runner().withPropertyValues("bounded-upload.s3.max-concurrency=12",
                 "bounded-upload.s3.multipart-threshold=32MB", "bounded-upload.s3.part-size=6MB",
                 "bounded-upload.s3.parts-in-flight=3", "bounded-upload.s3.checksum-algorithm=crc32c",
                 "bounded-upload.s3.storage-class=standard-ia",
@@ -498,6 +532,40 @@ class S3StorageAutoConfigurationTests {
                     assertThat(url).startsWith(NOWHERE + "/" + BUCKET + "/k?");
                     assertThat(context).doesNotHaveBean(S3Presigner.class);
                 });
+    }
+
+    /**
+     * Without Spring Cloud AWS's own S3 client, what it would apply to one applies to the client built here: its
+     * customizer beans (each to the builder it is for), its spring.cloud.aws.s3.* service settings, then ours.
+     */
+    @Test
+    void springCloudAwsCustomizersAndS3SettingsApplyToTheClientBuiltHere() {
+        List<String> applied = new CopyOnWriteArrayList<>();
+        ApplicationContextRunner withCustomizers = runner()
+                .withBean(io.awspring.cloud.autoconfigure.s3.S3ClientCustomizer.class,
+                        () -> builder -> applied.add("S3ClientCustomizer"))
+                .withBean(io.awspring.cloud.autoconfigure.AwsSyncClientCustomizer.class,
+                        () -> builder -> applied.add("AwsSyncClientCustomizer"))
+                .withBean(io.awspring.cloud.autoconfigure.AwsAsyncClientCustomizer.class,
+                        () -> builder -> applied.add("AwsAsyncClientCustomizer"))
+                .withBean(BoundedUploadS3ClientCustomizer.class, () -> builder -> applied.add("ours"))
+                .withPropertyValues("spring.cloud.aws.s3.cross-region-enabled=true",
+                        "spring.cloud.aws.s3.accelerate-enabled=false",
+                        "spring.cloud.aws.s3.checksum-validation-enabled=false",
+                        "spring.cloud.aws.s3.chunked-encoding-enabled=true");
+        withCustomizers.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(applied).containsExactly("AwsAsyncClientCustomizer", "ours");
+            assertThat(context.getBean(S3Connection.class).client().getClass().getSimpleName())
+                    .as("cross-region access").contains("CrossRegion");
+        });
+        applied.clear();
+        withCustomizers.withPropertyValues("bounded-upload.s3.non-blocking=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(applied).containsExactly("AwsSyncClientCustomizer", "S3ClientCustomizer", "ours");
+            assertThat(context.getBean(S3Connection.class).client().getClass().getSimpleName())
+                    .as("cross-region access").contains("CrossRegion");
+        });
     }
 
     @Test
@@ -663,7 +731,7 @@ class S3StorageAutoConfigurationTests {
         Recording recording = new Recording();
         S3Client own = recording.client();
         try {
-            runner().withPropertyValues("bounded-upload.s3.max-concurrency=200").withBean(S3Client.class, () -> own)
+            clientRunner().withPropertyValues("bounded-upload.s3.max-concurrency=200").withBean(S3Client.class, () -> own)
                     .run(context -> assertThat(context.getBean(S3FileUploader.class).options().maxConcurrency())
                             .isEqualTo(200));
         } finally {

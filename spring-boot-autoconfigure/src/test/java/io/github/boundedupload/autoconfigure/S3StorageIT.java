@@ -70,7 +70,7 @@ class S3StorageIT {
 
     private ApplicationContextRunner runner(String bucketName, String nonBlocking) {
         // A health timeout no busy machine reaches, so that UP and DOWN are S3's answers, not the machine's load.
-        return TestSupport.s3Runner(root, bucketName, services.s3Endpoint().toString())
+        return TestSupport.s3Runner(bucketName, services.s3Endpoint().toString())
                 .withPropertyValues("bounded-upload.s3.non-blocking=" + nonBlocking,
                         "bounded-upload.health.timeout=5m");
     }
@@ -128,7 +128,7 @@ class S3StorageIT {
                 return credentials.secretAccessKey();
             }
         };
-        TestSupport.s3Runner(root, bucket.name(), "http://127.0.0.1:9").withBean(AwsConnectionDetails.class,
+        TestSupport.s3Runner(bucket.name(), "http://127.0.0.1:9").withBean(AwsConnectionDetails.class,
                 () -> details).withPropertyValues("bounded-upload.key-prefix=connection-details").run(context -> {
                     BatchResult result = TestSupport.uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
                     assertThat(result.allStored()).isTrue();

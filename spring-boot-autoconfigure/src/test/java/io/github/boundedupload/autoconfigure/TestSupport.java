@@ -68,10 +68,18 @@ final class TestSupport {
      * Our auto-configurations, storing in an S3 bucket at an endpoint, with the client built from the properties
      * (credentials from the test JVM's aws.accessKeyId and aws.secretAccessKey, which the build sets).
      */
-    static ApplicationContextRunner s3Runner(Path root, String bucket, String endpoint) {
-        return runner(root).withPropertyValues("bounded-upload.s3.bucket=" + bucket,
-                "bounded-upload.s3.endpoint=" + endpoint, "bounded-upload.s3.region=" + REGION,
+    static ApplicationContextRunner s3Runner(String bucket, String endpoint) {
+        return bucketRunner(bucket).withPropertyValues("bounded-upload.s3.endpoint=" + endpoint, "bounded-upload.s3.region=" + REGION,
                 "bounded-upload.s3.path-style-access=true");
+    }
+
+    /**
+     * Our auto-configurations, storing in an S3 bucket, and nothing else set: for an application's own client, which
+     * the endpoint, region and path-style access properties cannot change.
+     */
+    static ApplicationContextRunner bucketRunner(String bucket) {
+        return new ApplicationContextRunner().withConfiguration(boundedUpload())
+                .withPropertyValues("bounded-upload.s3.bucket=" + bucket);
     }
 
     static AutoConfigurations boundedUpload() {

@@ -54,8 +54,7 @@ class WithoutS3SupportTests {
 
     @Test
     void aBucketFailsStartUpNamingTheMissingAdapter() {
-        TestSupport.runner(root).withPropertyValues("bounded-upload.s3.bucket=attachments",
-                "bounded-upload.s3.part-size=6MB").run(context -> {
+        TestSupport.bucketRunner("attachments").withPropertyValues("bounded-upload.s3.part-size=6MB").run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = new BoundedUploadFailureAnalyzer()
                             .analyze(context.getStartupFailure());
