@@ -1,9 +1,6 @@
 package io.github.boundedupload.micrometer;
 
-import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.StoredObject;
-import io.github.boundedupload.UploadTimeoutException;
-import io.github.boundedupload.UploaderClosedException;
 import io.github.boundedupload.UploaderSaturatedException;
 import io.github.boundedupload.UploaderStats;
 import io.github.boundedupload.spi.BatchEvent;
@@ -23,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -37,12 +33,7 @@ import org.jspecify.annotations.Nullable;
  * <table>
  * <caption>Meters</caption>
  * <tr><th>name</th><th>type</th><th>what</th></tr>
- * <tr><td>{@value #UPLOAD}</td><td>timer</td><td>each upload, without queueing; tags {@code outcome}
- * ({@code success}, {@code failure}, {@code timeout}, {@code cancelled}) and {@code exception} (simple class name or
- * {@code none})</td></tr>
  * <tr><td>{@value #WAIT}</td><td>timer</td><td>time each upload waited in the queue before it started</td></tr>
- * <tr><td>{@value #BATCH}</td><td>timer</td><td>each batch, from submission to its end; tag {@code outcome}
- * ({@code success}, {@code partial}, {@code failure})</td></tr>
  * <tr><td>{@value #BYTES}</td><td>counter</td><td>bytes stored</td></tr>
  * <tr><td>{@value #REJECTED}</td><td>counter</td><td>uploads refused because the uploader was saturated</td></tr>
  * <tr><td>{@value #SKIPPED}</td><td>counter</td><td>uploads that never started; tag {@code reason}</td></tr>
@@ -58,26 +49,27 @@ import org.jspecify.annotations.Nullable;
  * they were cancelled and have not returned</td></tr>
  * <tr><td>{@value #LIMIT}</td><td>gauge</td><td>uploads that may be in flight now: what an adaptive concurrency
  * limit allows, or {@code maxConcurrentUploads}</td></tr>
- * <tr><td>{@value #ACTIVE}</td><td>gauge</td><td>uploads in flight</td></tr>
+ * <tr><td>{@value #IN_FLIGHT}</td><td>gauge</td><td>uploads in flight</td></tr>
  * <tr><td>{@value #QUEUED}</td><td>gauge</td><td>uploads queued (admitted, not started)</td></tr>
- * <tr><td>{@value #ACTIVE_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
- * <tr><td>{@value #ACTIVE_BATCHES}</td><td>gauge</td><td>batches running</td></tr>
+ * <tr><td>{@value #IN_FLIGHT_BYTES}</td><td>gauge</td><td>bytes counted against the bytes-in-flight bound</td></tr>
+ * <tr><td>{@value #IN_FLIGHT_BATCHES}</td><td>gauge</td><td>batches running</td></tr>
  * <tr><td>{@code executor.*}</td><td>various</td><td>the uploader's own thread pool (Micrometer's
  * {@link ExecutorServiceMetrics}, tag {@code name=bounded-upload-<uploader>})</td></tr>
  * </table>
  *
+ * The timers of uploads and batches ({@code bounded.upload}, {@code bounded.upload.batch}) are their observations'
+ * ({@link ObservationUploadListener}), made by Micrometer's {@code DefaultMeterObservationHandler}: one instrumentation
+ * for the timer and the span.
+ *
  * <pre>{@code
- * UploaderConfig.builder().listener(new MicrometerUploadListener(meterRegistry)).build();
+ * UploaderConfig.builder().listener(new MicrometerUploadListener(meterRegistry))
+ *         .listener(new ObservationUploadListener(observationRegistry)).build();
  * }</pre>
  */
 public final class MicrometerUploadListener implements UploadListener {
 
-    /** Timer of each upload. */
-    public static final String UPLOAD = "bounded.upload";
     /** Timer of the time each upload waited in the queue. */
     public static final String WAIT = "bounded.upload.wait";
-    /** Timer of each batch. */
-    public static final String BATCH = "bounded.upload.batch";
     /** Counter of bytes stored. */
     public static final String BYTES = "bounded.upload.bytes";
     /** Counter of uploads refused because the uploader was saturated. */
@@ -97,13 +89,13 @@ public final class MicrometerUploadListener implements UploadListener {
     /** Gauge of the uploads that may be in flight now. */
     public static final String LIMIT = "bounded.upload.limit";
     /** Gauge of uploads in flight. */
-    public static final String ACTIVE = "bounded.upload.active";
+    public static final String IN_FLIGHT = "bounded.upload.in.flight";
     /** Gauge of uploads queued (admitted, not started). */
     public static final String QUEUED = "bounded.upload.queued";
     /** Gauge of bytes in flight. */
-    public static final String ACTIVE_BYTES = "bounded.upload.active.bytes";
+    public static final String IN_FLIGHT_BYTES = "bounded.upload.in.flight.bytes";
     /** Gauge of batches running. */
-    public static final String ACTIVE_BATCHES = "bounded.upload.active.batches";
+    public static final String IN_FLIGHT_BATCHES = "bounded.upload.in.flight.batches";
 
     private final MeterRegistry registry;
     private final Tags extraTags;
@@ -137,13 +129,13 @@ public final class MicrometerUploadListener implements UploadListener {
     public void uploaderCreated(UploaderEvent uploader, Executor executor) {
         Tags tags = tags(uploader.uploaderName());
         List<Meter> meters = new ArrayList<>();
-        meters.add(gauge(ACTIVE, uploader, UploaderStats::inFlightUploads, tags, null,
+        meters.add(gauge(IN_FLIGHT, uploader, UploaderStats::inFlightUploads, tags, null,
                 "Uploads in flight"));
         meters.add(gauge(QUEUED, uploader, UploaderStats::queuedUploads, tags, null,
                 "Uploads admitted and not yet started"));
-        meters.add(gauge(ACTIVE_BYTES, uploader, UploaderStats::bytesInFlight, tags, "bytes",
+        meters.add(gauge(IN_FLIGHT_BYTES, uploader, UploaderStats::bytesInFlight, tags, "bytes",
                 "Bytes counted against the bytes-in-flight bound"));
-        meters.add(gauge(ACTIVE_BATCHES, uploader, UploaderStats::activeBatches, tags, null,
+        meters.add(gauge(IN_FLIGHT_BATCHES, uploader, UploaderStats::activeBatches, tags, null,
                 "Batches admitted and not yet finished"));
         meters.add(gauge(ROLLBACKS_PENDING, uploader, UploaderStats::pendingRollbacks, tags, null,
                 "Deletes that undo failed batches, not yet confirmed by the storage"));
@@ -204,25 +196,7 @@ public final class MicrometerUploadListener implements UploadListener {
 
     @Override
     public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
-        String uploader = upload.batch().uploaderName();
-        uploadTimer(uploader, "success", null).record(took);
-        bytes(uploader).increment(stored.size());
-    }
-
-    @Override
-    public void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
-        String outcome = failure instanceof UploadTimeoutException ? "timeout"
-                : failure instanceof CancellationException || failure instanceof UploaderClosedException
-                        ? "cancelled" : "failure";
-        uploadTimer(upload.batch().uploaderName(), outcome, failure).record(took);
-    }
-
-    private Timer uploadTimer(String uploader, String outcome, @Nullable Throwable failure) {
-        return Timer.builder(UPLOAD).tags(tags(uploader))
-                .tag("outcome", outcome)
-                .tag("exception", failure == null ? "none" : failure.getClass().getSimpleName())
-                .description("Uploads, from start to end, without the time queued")
-                .register(registry);
+        bytes(upload.batch().uploaderName()).increment(stored.size());
     }
 
     @Override
@@ -275,14 +249,5 @@ public final class MicrometerUploadListener implements UploadListener {
         return Counter.builder(ROLLBACKS_ABANDONED).tags(tags(uploader))
                 .description("Deletes that undo failed batches, given up: what they were to delete may still be stored")
                 .register(registry);
-    }
-
-    @Override
-    public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
-        long stored = result.results().stream().filter(r -> r.isStored()).count();
-        String outcome = stored == result.size() ? "success" : stored == 0 ? "failure" : "partial";
-        Timer.builder(BATCH).tags(tags(batch.uploaderName())).tag("outcome", outcome)
-                .description("Batches, from submission to the end of their last upload")
-                .register(registry).record(took);
     }
 }

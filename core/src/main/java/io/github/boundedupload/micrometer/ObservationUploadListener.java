@@ -1,5 +1,9 @@
 package io.github.boundedupload.micrometer;
 
+import org.jspecify.annotations.Nullable;
+import java.util.concurrent.CancellationException;
+import io.github.boundedupload.UploaderClosedException;
+import io.github.boundedupload.UploadTimeoutException;
 import io.github.boundedupload.BatchResult;
 import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.UploaderSaturatedException;
@@ -14,74 +18,76 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A Micrometer {@link Observation} per batch and per upload, so that an application with tracing gets a span per
- * batch under the span of the request that submitted it, and a span per upload under its batch (whichever thread
- * runs it); and, with Micrometer's default handler, timers of the same names. Changes when the observations or their
- * key values change.
- *
- * <table>
- * <caption>Observations</caption>
- * <tr><th>name (contextual name)</th><th>low-cardinality key values</th><th>high-cardinality</th></tr>
- * <tr><td>{@value #BATCH} ({@code bounded-upload batch})</td><td>{@code uploader}, {@code outcome}
- * ({@code success}, {@code partial}, {@code failure}, {@code rejected})</td><td>{@code batch.size}</td></tr>
- * <tr><td>{@value #UPLOAD} ({@code bounded-upload upload})</td><td>{@code uploader}, {@code outcome}
- * ({@code success}, {@code failure})</td><td>{@code key}</td></tr>
- * </table>
- *
- * The names differ from {@link MicrometerUploadListener}'s timers, so that both can be used together. A batch's parent
- * is the observation current on the thread that submits it.
+ * One Micrometer {@link Observation} per batch and per upload, named and tagged by an {@link UploadObservationConvention}
+ * and a {@link BatchObservationConvention} ({@link DefaultUploadObservationConvention} and
+ * {@link DefaultBatchObservationConvention} unless given others): from each, Micrometer's handlers make the timer
+ * ({@code bounded.upload}, {@code bounded.upload.batch}) and, with tracing, the span: a span per batch under the span of
+ * the request that submitted it, and a span per upload under its batch, whichever thread runs it. An upload's outcome
+ * is {@code success}, {@code failure}, {@code timeout} or {@code cancelled}; a batch's {@code success},
+ * {@code partial}, {@code failure} or {@code rejected}. Changes when what is observed, or when, changes.
  *
  * <pre>{@code
- * UploaderConfig.builder().listener(new ObservationUploadListener(observationRegistry)).build();
+ * ObservationRegistry observations = ObservationRegistry.create();   // Spring Boot has one
+ * observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meterRegistry));
+ * UploaderConfig.builder().listener(new ObservationUploadListener(observations)).build();
  * }</pre>
  */
 public final class ObservationUploadListener implements UploadListener {
 
-    /** The observation of each batch, from submission to its end. */
-    public static final String BATCH = "bounded.upload.batch.observed";
-    /** The observation of each upload, from its start to its end (without queueing). */
-    public static final String UPLOAD = "bounded.upload.observed";
+    private static final UploadObservationConvention UPLOADS = new DefaultUploadObservationConvention();
+    private static final BatchObservationConvention BATCHES = new DefaultBatchObservationConvention();
 
     private final ObservationRegistry registry;
+    private final @Nullable UploadObservationConvention uploads;
+    private final @Nullable BatchObservationConvention batches;
     /** Running batches and uploads: each is removed when it ends, and every batch ends. */
     private final Map<String, Observation> running = new ConcurrentHashMap<>();
 
     /**
-     * A listener that observes into a registry.
+     * A listener that observes into a registry with the default conventions.
      *
      * @param registry the registry, such as Spring Boot's {@code ObservationRegistry} bean
      */
     public ObservationUploadListener(ObservationRegistry registry) {
+        this(registry, null, null);
+    }
+
+    /**
+     * A listener that observes into a registry with conventions of the application's.
+     *
+     * @param registry the registry
+     * @param uploads the convention of uploads, or null for the default
+     * @param batches the convention of batches, or null for the default
+     */
+    public ObservationUploadListener(ObservationRegistry registry, @Nullable UploadObservationConvention uploads,
+            @Nullable BatchObservationConvention batches) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.uploads = uploads;
+        this.batches = batches;
+    }
+
+    private Observation batch(BatchObservationContext context) {
+        return Observation.createNotStarted(batches, BATCHES, () -> context, registry);
     }
 
     @Override
     public void batchStarted(BatchEvent batch) {
-        Observation observation = Observation.createNotStarted(BATCH, registry)
-                .contextualName("bounded-upload batch")
-                .lowCardinalityKeyValue("uploader", batch.uploaderName())
-                .highCardinalityKeyValue("batch.size", Integer.toString(batch.size()))
-                .start();
-        running.put(id(batch), observation);
+        running.put(id(batch), batch(new BatchObservationContext(batch)).start());
     }
 
     @Override
     public void batchRejected(BatchEvent batch, UploaderSaturatedException exception) {
-        Observation.createNotStarted(BATCH, registry).contextualName("bounded-upload batch")
-                .lowCardinalityKeyValue("uploader", batch.uploaderName())
-                .lowCardinalityKeyValue("outcome", "rejected")
-                .highCardinalityKeyValue("batch.size", Integer.toString(batch.size()))
-                .start().error(exception).stop();
+        BatchObservationContext context = new BatchObservationContext(batch);
+        context.outcome("rejected");
+        batch(context).start().error(exception).stop();
     }
 
     @Override
     public void uploadStarted(UploadEvent upload, Duration queued) {
         Observation batch = running.get(id(upload.batch()));
-        Observation observation = Observation.createNotStarted(UPLOAD, registry)
-                .contextualName("bounded-upload upload")
-                .parentObservation(batch)
-                .lowCardinalityKeyValue("uploader", upload.batch().uploaderName())
-                .highCardinalityKeyValue("key", upload.key());
+        UploadObservationContext context = new UploadObservationContext(upload);
+        Observation observation = Observation.createNotStarted(uploads, UPLOADS, () -> context, registry)
+                .parentObservation(batch);
         if (batch == null) {
             observation.start();
         } else {
@@ -99,17 +105,24 @@ public final class ObservationUploadListener implements UploadListener {
 
     @Override
     public void uploadSucceeded(UploadEvent upload, StoredObject stored, Duration took) {
-        Observation observation = running.remove(id(upload));
-        if (observation != null) {
-            observation.lowCardinalityKeyValue("outcome", "success").stop();
-        }
+        end(upload, "success", null);
     }
 
     @Override
     public void uploadFailed(UploadEvent upload, Throwable failure, Duration took) {
+        end(upload, failure instanceof UploadTimeoutException ? "timeout"
+                : failure instanceof CancellationException || failure instanceof UploaderClosedException
+                        ? "cancelled" : "failure", failure);
+    }
+
+    private void end(UploadEvent upload, String outcome, @Nullable Throwable failure) {
         Observation observation = running.remove(id(upload));
         if (observation != null) {
-            observation.lowCardinalityKeyValue("outcome", "failure").error(failure).stop();
+            ((UploadObservationContext) observation.getContext()).outcome(outcome);
+            if (failure != null) {
+                observation.error(failure);
+            }
+            observation.stop();
         }
     }
 
@@ -117,8 +130,10 @@ public final class ObservationUploadListener implements UploadListener {
     public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
         Observation observation = running.remove(id(batch));
         if (observation != null) {
-            String outcome = result.allStored() ? "success" : result.storedObjects().isEmpty() ? "failure" : "partial";
-            observation.lowCardinalityKeyValue("outcome", outcome).stop();
+            long stored = result.results().stream().filter(r -> r.isStored()).count();
+            ((BatchObservationContext) observation.getContext()).outcome(stored == result.size() ? "success"
+                    : stored == 0 ? "failure" : "partial");
+            observation.stop();
         }
     }
 

@@ -13,7 +13,9 @@ import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.github.boundedupload.fakes.Gate;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +26,13 @@ class MicrometerUploadListenerTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final FakeStorage storage = new FakeStorage();
 
+    /** As Spring Boot has it: the meters, and the observations, whose timers Micrometer's meter handler makes. */
     private ConcurrentAttachmentUploader uploader(UploaderConfig.Builder config) {
-        return ConcurrentAttachmentUploader.create(storage,
-                config.name("metered").listener(new MicrometerUploadListener(registry)).build());
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
+        return ConcurrentAttachmentUploader.create(storage, config.name("metered")
+                .listener(new MicrometerUploadListener(registry))
+                .listener(new ObservationUploadListener(observations)).build());
     }
 
     @Test
@@ -42,8 +48,8 @@ class MicrometerUploadListenerTest {
             assertThat(result.storedObjects()).hasSize(3);
 
             assertThat(registry.get("bounded.upload").tags("uploader", "metered", "outcome", "success",
-                    "exception", "none").timer().count()).isEqualTo(3);
-            assertThat(registry.get("bounded.upload").tags("outcome", "failure", "exception", "IOException")
+                    "error", "none").timer().count()).isEqualTo(3);
+            assertThat(registry.get("bounded.upload").tags("outcome", "failure", "error", "IOException")
                     .timer().count()).isEqualTo(1);
             assertThat(registry.get("bounded.upload.wait").tag("uploader", "metered").timer().count())
                     .isEqualTo(4);
@@ -79,17 +85,17 @@ class MicrometerUploadListenerTest {
             CompletableFuture<BatchResult> batch = uploader.uploadAllAsync(Batches.of("g", 5, 10));
             await().until(() -> storage.inFlight.get() == 2);
 
-            assertThat(registry.get("bounded.upload.active").gauge().value()).isEqualTo(2);
+            assertThat(registry.get("bounded.upload.in.flight").gauge().value()).isEqualTo(2);
             assertThat(registry.get("bounded.upload.queued").gauge().value()).isEqualTo(3);
-            assertThat(registry.get("bounded.upload.active.bytes").gauge().value()).isEqualTo(20);
-            assertThat(registry.get("bounded.upload.active.batches").gauge().value()).isEqualTo(1);
+            assertThat(registry.get("bounded.upload.in.flight.bytes").gauge().value()).isEqualTo(20);
+            assertThat(registry.get("bounded.upload.in.flight.batches").gauge().value()).isEqualTo(1);
             assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge())
                     .isNotNull();
             gate.open();
             batch.join();
-            assertThat(registry.get("bounded.upload.active").gauge().value()).isZero();
+            assertThat(registry.get("bounded.upload.in.flight").gauge().value()).isZero();
         }
-        assertThat(registry.find("bounded.upload.active").gauge()).isNull();
+        assertThat(registry.find("bounded.upload.in.flight").gauge()).isNull();
         assertThat(registry.find("executor.pool.size").tag("name", "bounded-upload-metered").gauge()).isNull();
     }
 
@@ -110,9 +116,11 @@ class MicrometerUploadListenerTest {
         }
     }
 
+    /** Every meter of this listener's: the observations' timers are Micrometer's meter handler's, with none. */
     @Test
     void everyMeterHasADescription() {
-        try (ConcurrentAttachmentUploader uploader = uploader(UploaderConfig.builder())) {
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage, UploaderConfig
+                .builder().name("metered").listener(new MicrometerUploadListener(registry)).build())) {
             uploader.uploadAll(Batches.of("d", 1));
             assertThat(registry.getMeters()).filteredOn(m -> m.getId().getName().startsWith("bounded.upload"))
                     .isNotEmpty()

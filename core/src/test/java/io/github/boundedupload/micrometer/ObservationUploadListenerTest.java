@@ -9,6 +9,7 @@ import io.github.boundedupload.UploaderConfig;
 import io.github.boundedupload.fakes.Batches;
 import io.github.boundedupload.fakes.FakeStorage;
 import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -62,24 +63,54 @@ class ObservationUploadListenerTest {
         }
 
         List<Observation.Context> contexts = stopped;
-        assertThat(contexts).filteredOn(c -> c.getName().equals(ObservationUploadListener.BATCH)).hasSize(1);
-        assertThat(contexts).filteredOn(c -> c.getName().equals(ObservationUploadListener.UPLOAD)).hasSize(3)
+        assertThat(contexts).filteredOn(c -> c.getName().equals(DefaultBatchObservationConvention.NAME)).hasSize(1);
+        assertThat(contexts).filteredOn(c -> c.getName().equals(DefaultUploadObservationConvention.NAME)).hasSize(3)
                 .allSatisfy(upload -> {
                     assertThat(upload.getLowCardinalityKeyValue("uploader")).isEqualTo(
                             KeyValue.of("uploader", "observed"));
-                    assertThat(upload.getHighCardinalityKeyValue("key")).isNotNull();
+                    // The file names are the user's: in no key value by default.
+                    assertThat(upload.getAllKeyValues()).noneMatch(value -> value.getValue().contains("o-"));
                 });
         Observation.Context batch = contexts.stream()
-                .filter(c -> c.getName().equals(ObservationUploadListener.BATCH)).findFirst().orElseThrow();
+                .filter(c -> c.getName().equals(DefaultBatchObservationConvention.NAME)).findFirst().orElseThrow();
         assertThat(batch.getParentObservation()).isNotNull();
         assertThat(batch.getParentObservation().getContextView().getName()).isEqualTo("http.server.requests");
         assertThat(batch.getLowCardinalityKeyValue("outcome")).isEqualTo(KeyValue.of("outcome", "partial"));
         List<Observation.Context> uploads = contexts.stream()
-                .filter(c -> c.getName().equals(ObservationUploadListener.UPLOAD)).toList();
+                .filter(c -> c.getName().equals(DefaultUploadObservationConvention.NAME)).toList();
         assertThat(uploads).allSatisfy(upload -> assertThat(upload.getParentObservation().getContextView())
                 .isSameAs(batch));
         assertThat(uploads).filteredOn(upload -> upload.getError() != null).singleElement()
                 .satisfies(failed -> assertThat(failed.getLowCardinalityKeyValue("outcome"))
                         .isEqualTo(KeyValue.of("outcome", "failure")));
+        assertThat(uploads).filteredOn(upload -> upload.getError() == null).hasSize(2)
+                .allSatisfy(stored -> assertThat(stored.getLowCardinalityKeyValue("outcome"))
+                        .isEqualTo(KeyValue.of("outcome", "success")));
+    }
+
+    /** An application that wants the object key on its spans says so with a convention of its own. */
+    @Test
+    void aConventionOfTheApplicationsNamesAndTagsTheObservations() {
+        UploadObservationConvention withKeys = new DefaultUploadObservationConvention() {
+            @Override
+            public KeyValues getHighCardinalityKeyValues(UploadObservationContext context) {
+                return KeyValues.of("key", context.upload().key());
+            }
+        };
+        BatchObservationConvention renamed = new DefaultBatchObservationConvention() {
+            @Override
+            public String getName() {
+                return "attachments.batch";
+            }
+        };
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().name("observed")
+                        .listener(new ObservationUploadListener(registry, withKeys, renamed)).build())) {
+            uploader.uploadAll(Batches.of("k", 2, 10));
+        }
+        assertThat(stopped).filteredOn(c -> c.getName().equals("attachments.batch")).hasSize(1);
+        assertThat(stopped).filteredOn(c -> c.getName().equals(DefaultUploadObservationConvention.NAME)).hasSize(2)
+                .allSatisfy(upload -> assertThat(upload.getHighCardinalityKeyValue("key").getValue())
+                        .contains("k-"));
     }
 }

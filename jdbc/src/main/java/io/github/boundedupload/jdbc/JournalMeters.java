@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The journal's meters, read from {@link JdbcUploadJournal#status()} at most once per {@code refresh} (one query on
- * the database), tagged {@code instance}. Changes when a journal meter, or what it measures, changes. The meters:
+ * the database). The gauges are figures of the whole fleet, which every instance reports alike: tagged
+ * {@code scope=fleet}, to be read with {@code max}, not {@code sum}. The counters are this instance's: tagged
+ * {@code journal.instance} with its name (not {@code instance}, which Prometheus keeps for the scraped target and would
+ * rename ours {@code exported_instance}). Changes when a journal meter, or what it measures, changes. The meters:
  * <ul>
  *   <li>{@code bounded.upload.journal.batches.unsettled}: batches neither kept nor removed yet, on every instance;</li>
  *   <li>{@code bounded.upload.journal.batches.oldest.age} (seconds): how long ago the oldest of them began;</li>
@@ -29,6 +32,11 @@ import org.jspecify.annotations.Nullable;
  * Requires micrometer-core on the class path.
  */
 public final class JournalMeters implements MeterBinder {
+
+    /** The tag of this instance's counters. */
+    public static final String INSTANCE = "journal.instance";
+    /** The tag of the gauges of the whole fleet, which every instance reports alike. */
+    private static final Tags FLEET = Tags.of("scope", "fleet");
 
     private final JdbcUploadJournal journal;
     private final Duration refresh;
@@ -101,7 +109,7 @@ public final class JournalMeters implements MeterBinder {
             FunctionCounter.builder("bounded.upload.direct.staging.removed", store, JdbcGrantStore::removedObjects)
                     .description("Staging objects of direct uploads that no grant covers any more, removed by this"
                             + " instance, and their multipart uploads nobody completed, aborted")
-                    .tag("instance", journal.instanceName()).register(registry);
+                    .tag(INSTANCE, journal.instanceName()).register(registry);
         }
         gauge(registry, "bounded.upload.journal.batches.unsettled", "Batches neither kept nor removed yet", null,
                 JournalStatus::unsettledBatches);
@@ -115,30 +123,31 @@ public final class JournalMeters implements MeterBinder {
         // this, with its cached status.
         FunctionCounter.builder("bounded.upload.journal.compensations.completed", journal,
                 j -> status.get().compensationsCompleted())
-                .description("Compensations this instance completed").tag("instance", journal.instanceName())
+                .description("Compensations this instance completed").tag(INSTANCE, journal.instanceName())
                 .register(registry);
         FunctionCounter.builder("bounded.upload.journal.compensations.retried", journal,
                 j -> status.get().compensationsRetried())
                 .description("Failed compensation tries this instance scheduled again")
-                .tag("instance", journal.instanceName()).register(registry);
+                .tag(INSTANCE, journal.instanceName()).register(registry);
         FunctionCounter.builder("bounded.upload.journal.fenced", journal, j -> status.get().fenced())
                 .description("Steps this instance did not take because another instance had taken its work over")
-                .tag("instance", journal.instanceName()).register(registry);
+                .tag(INSTANCE, journal.instanceName()).register(registry);
     }
 
     private void gauge(MeterRegistry registry, String name, String description, @Nullable String unit,
             ToDoubleFunction<JournalStatus> value) {
         Gauge.builder(name, journal, j -> value.applyAsDouble(status.get())).description(description).baseUnit(unit)
-                .tag("instance", journal.instanceName()).register(registry);
+                .tags(FLEET).register(registry);
     }
 
     private void bindDeferred(MeterRegistry registry, DeferredUploads uploads) {
-        Tags tags = Tags.of("instance", journal.instanceName(), "uploader", uploads.uploaderName());
+        Tags tags = Tags.of(INSTANCE, journal.instanceName(), "uploader", uploads.uploaderName());
+        Tags fleet = FLEET.and("uploader", uploads.uploaderName());
         Gauge.builder("bounded.upload.deferred.pending", uploads, u -> deferredStats.get().pendingAttachments())
-                .description("Deferred attachments staged and not stored yet, on every instance").tags(tags)
+                .description("Deferred attachments staged and not stored yet, on every instance").tags(fleet)
                 .register(registry);
         Gauge.builder("bounded.upload.deferred.staged", uploads, u -> deferredStats.get().stagedBytes())
-                .description("Bytes of the deferred attachments staged").baseUnit("bytes").tags(tags)
+                .description("Bytes of the deferred attachments staged").baseUnit("bytes").tags(fleet)
                 .register(registry);
         FunctionCounter.builder("bounded.upload.deferred.stored", uploads, u -> deferredStats.get().stored())
                 .description("Deferred attachments this instance recorded stored").tags(tags).register(registry);

@@ -1,12 +1,13 @@
 package io.github.boundedupload.autoconfigure;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
+import io.github.boundedupload.micrometer.BatchObservationConvention;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
 import io.github.boundedupload.micrometer.ObservationUploadListener;
+import io.github.boundedupload.micrometer.UploadObservationConvention;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
-import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,10 +19,14 @@ import org.springframework.context.annotation.Import;
 
 /**
  * Publishes the auto-configured uploader's meters ({@code bounded.upload.*}, and {@code executor.*} for its own thread
- * pool) to the application's {@link MeterRegistry}, through a {@link MicrometerUploadListener} bean that the uploader
- * picks up like any other {@code UploadListener} bean. Needs Micrometer and a {@code MeterRegistry} bean (Spring
- * Boot's metrics auto-configuration provides one with Actuator); {@code bounded-upload.metrics.enabled=false} turns
- * it off. Changes when the way the uploader's meters and observations are wired changes.
+ * pool) to the application's {@link MeterRegistry}, through a {@link MicrometerUploadListener} bean, and observes each
+ * batch and each upload with the application's {@link ObservationRegistry}, through an
+ * {@link ObservationUploadListener} bean: from each observation Spring Boot's handlers make the timer
+ * ({@code bounded.upload}, {@code bounded.upload.batch}) and, with tracing, the span. The uploader picks both up like
+ * any other {@code UploadListener} bean. The names and key values are an {@link UploadObservationConvention} and a
+ * {@link BatchObservationConvention}: the defaults, or the application's beans. Spring Boot's own switches turn them
+ * off: {@code management.metrics.enable.bounded.upload=false}, {@code management.observations.enable.bounded.upload=false}.
+ * Changes when the way the uploader's meters and observations are wired changes.
  */
 @AutoConfiguration(before = BoundedUploadAutoConfiguration.class, afterName = {
         // Spring Boot 4
@@ -45,8 +50,6 @@ public final class BoundedUploadMetricsAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBean(MeterRegistry.class)
-    @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "enabled",
-            matchIfMissing = true)
     static class MetricsListenerConfiguration {
 
         @Bean
@@ -58,34 +61,18 @@ public final class BoundedUploadMetricsAutoConfiguration {
 
     /**
      * An observation per batch and per upload, with the application's {@code ObservationRegistry} (Spring Boot's
-     * observation auto-configuration provides one with Actuator); {@code bounded-upload.metrics.observations=false}
-     * turns it off.
+     * observation auto-configuration provides one with Actuator, with the handler that makes the timers).
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(ObservationRegistry.class)
     @ConditionalOnBean(ObservationRegistry.class)
-    @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "observations",
-            matchIfMissing = true)
     static class ObservationListenerConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ObservationUploadListener boundedUploadObservationListener(ObservationRegistry registry) {
-            return new ObservationUploadListener(registry);
-        }
-
-        /**
-         * One timer per upload and per batch: the observation handler's timers of ours (which the observations would
-         * add to bounded.upload and bounded.upload.batch) are denied, unless
-         * {@code bounded-upload.metrics.observation-timers=true}. The observations, and their spans, stay.
-         */
-        @Bean
-        @ConditionalOnProperty(prefix = BoundedUploadProperties.PREFIX + ".metrics", name = "observation-timers",
-                havingValue = "false", matchIfMissing = true)
-        static MeterFilter boundedUploadObservationTimersFilter() {
-            List<String> denied = List.of(ObservationUploadListener.UPLOAD, ObservationUploadListener.UPLOAD + ".active",
-                    ObservationUploadListener.BATCH, ObservationUploadListener.BATCH + ".active");
-            return MeterFilter.deny(id -> denied.contains(id.getName()));
+        ObservationUploadListener boundedUploadObservationListener(ObservationRegistry registry,
+                ObjectProvider<UploadObservationConvention> uploads, ObjectProvider<BatchObservationConvention> batches) {
+            return new ObservationUploadListener(registry, uploads.getIfUnique(), batches.getIfUnique());
         }
     }
 }

@@ -178,9 +178,6 @@ public class BoundedUploadProperties implements Validator {
     private final LocalProperties local = new LocalProperties();
 
     @NestedConfigurationProperty
-    private final MetricsProperties metrics = new MetricsProperties();
-
-    @NestedConfigurationProperty
     private final HealthProperties health = new HealthProperties();
 
     @NestedConfigurationProperty
@@ -358,10 +355,6 @@ public class BoundedUploadProperties implements Validator {
 
     public LocalProperties getLocal() {
         return local;
-    }
-
-    public MetricsProperties getMetrics() {
-        return metrics;
     }
 
     public HealthProperties getHealth() {

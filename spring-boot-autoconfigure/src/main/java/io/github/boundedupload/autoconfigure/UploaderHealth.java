@@ -28,9 +28,9 @@ final class UploaderHealth {
      * The details that a meter of {@code MicrometerUploadListener} also shows, with that meter's name: both read the
      * same {@link UploaderStats}, and the metrics page lists them side by side.
      */
-    static final Map<String, String> METER_OF_DETAIL = Map.of("activeUploads", MicrometerUploadListener.ACTIVE,
-            "queuedUploads", MicrometerUploadListener.QUEUED, "activeBytes", MicrometerUploadListener.ACTIVE_BYTES,
-            "activeBatches", MicrometerUploadListener.ACTIVE_BATCHES, "concurrencyLimit", MicrometerUploadListener.LIMIT,
+    static final Map<String, String> METER_OF_DETAIL = Map.of("activeUploads", MicrometerUploadListener.IN_FLIGHT,
+            "queuedUploads", MicrometerUploadListener.QUEUED, "activeBytes", MicrometerUploadListener.IN_FLIGHT_BYTES,
+            "activeBatches", MicrometerUploadListener.IN_FLIGHT_BATCHES, "concurrencyLimit", MicrometerUploadListener.LIMIT,
             "pendingRollbacks", MicrometerUploadListener.ROLLBACKS_PENDING, "stuckUploads",
             MicrometerUploadListener.STUCK);
 

@@ -121,7 +121,6 @@ class BoundedUploadAutoConfigurationTests {
                 "bounded-upload.local.root=" + elsewhere).run(context -> {
                     BoundedUploadProperties properties = context.getBean(BoundedUploadProperties.class);
                     assertThat(properties.isEnabled()).isTrue();
-                    assertThat(properties.getMetrics().isEnabled()).isTrue();
                     UploaderConfig config = context.getBean(ConcurrentAttachmentUploader.class).config();
                     assertThat(config.name()).isEqualTo("attachments");
                     assertThat(config.maxConcurrentUploads()).isEqualTo(12);
@@ -144,16 +143,6 @@ class BoundedUploadAutoConfigurationTests {
                             .get(0).key();
                     assertThat(key).startsWith("studies/");
                     assertThat(elsewhere.resolve(key)).exists();
-                });
-    }
-
-    @Test
-    void theFlagsBind() {
-        runner().withPropertyValues("bounded-upload.metrics.enabled=false", "bounded-upload.metrics.observations=false")
-                .run(context -> {
-                    BoundedUploadProperties properties = context.getBean(BoundedUploadProperties.class);
-                    assertThat(properties.getMetrics().isEnabled()).isFalse();
-                    assertThat(properties.getMetrics().isObservations()).isFalse();
                 });
     }
 

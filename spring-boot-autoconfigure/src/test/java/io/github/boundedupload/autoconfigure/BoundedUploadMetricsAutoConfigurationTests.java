@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.boundedupload.ConcurrentAttachmentUploader;
 import io.github.boundedupload.UploaderConfig;
+import io.github.boundedupload.micrometer.DefaultBatchObservationConvention;
+import io.github.boundedupload.micrometer.DefaultUploadObservationConvention;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
+import io.github.boundedupload.micrometer.UploadObservationConvention;
+import io.micrometer.core.instrument.Timer;
 import io.github.boundedupload.micrometer.ObservationUploadListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
@@ -39,12 +43,10 @@ class BoundedUploadMetricsAutoConfigurationTests {
                             .containsExactly(context.getBean(MicrometerUploadListener.class));
                     uploadOne(uploader);
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
-                    assertThat(registry.get(MicrometerUploadListener.UPLOAD).tag("uploader", "default")
-                            .tag("outcome", "success").timer().count()).isEqualTo(1);
-                    assertThat(registry.get(MicrometerUploadListener.BATCH).tag("outcome", "success").timer()
-                            .count()).isEqualTo(1);
                     assertThat(registry.get(MicrometerUploadListener.BYTES).counter().count()).isEqualTo(5);
-                    assertThat(registry.get(MicrometerUploadListener.ACTIVE).gauge().value()).isZero();
+                    assertThat(registry.get(MicrometerUploadListener.IN_FLIGHT).gauge().value()).isZero();
+                    assertThat(registry.find(DefaultUploadObservationConvention.NAME).timer())
+                            .as("the timers are the observations', and there is no ObservationRegistry").isNull();
                     assertThat(registry.get(MicrometerUploadListener.QUEUED).gauge().value()).isZero();
                     // The uploader's own pool is metered. (Not its completed count: a worker counts its task only
                     // after the batch has already completed.)
@@ -54,45 +56,62 @@ class BoundedUploadMetricsAutoConfigurationTests {
     }
 
     /**
-     * One timer per upload and per batch by default: with an ObservationRegistry whose handler makes meters (as Spring
-     * Boot's does), the observations still happen (and so their spans), but their own timers are denied;
-     * {@code bounded-upload.metrics.observation-timers=true} brings them back.
+     * With Spring Boot's metrics and observations, each upload and each batch is one observation, whose timer Spring
+     * Boot's meter handler makes: one timer each, with the documented names and tags, and no file name in any tag.
      */
     @Test
-    void oneTimerPerUploadByDefaultWhileTheObservationsStay() {
-        for (boolean observationTimers : new boolean[] { false, true }) {
-            List<String> observed = new CopyOnWriteArrayList<>();
-            runner().withConfiguration(TestSupport.springBootMetrics())
-                    .withPropertyValues("bounded-upload.metrics.observation-timers=" + observationTimers)
-                    .withBean(ObservationRegistry.class, ObservationRegistry::create)
-                    .run(context -> {
-                        MeterRegistry meters = context.getBean(MeterRegistry.class);
-                        ObservationRegistry observations = context.getBean(ObservationRegistry.class);
-                        observations.observationConfig().observationHandler(
-                                new io.micrometer.core.instrument.observation.DefaultMeterObservationHandler(meters))
-                                .observationHandler(new ObservationHandler<Observation.Context>() {
-                                    @Override
-                                    public void onStart(Observation.Context observation) {
-                                        observed.add(observation.getName());
-                                    }
+    void eachUploadIsOneObservationWhoseTimerIsTheOnlyOne() {
+        runner().withConfiguration(TestSupport.springBootObservations()).run(context -> {
+            assertThat(context).hasSingleBean(ObservationUploadListener.class);
+            uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get(DefaultUploadObservationConvention.NAME).tags("uploader", "default", "outcome",
+                    "success", "error", "none").timer().count()).isEqualTo(1);
+            assertThat(meters.get(DefaultBatchObservationConvention.NAME).tags("uploader", "default", "outcome",
+                    "success").timer().count()).isEqualTo(1);
+            assertThat(meters.getMeters()).filteredOn(meter -> meter instanceof Timer)
+                    .extracting(meter -> meter.getId().getName()).filteredOn(name -> name.startsWith("bounded"))
+                    .containsExactlyInAnyOrder(DefaultUploadObservationConvention.NAME,
+                            DefaultBatchObservationConvention.NAME, MicrometerUploadListener.WAIT);
+            assertThat(meters.getMeters()).flatExtracting(meter -> meter.getId().getTags())
+                    .noneMatch(tag -> tag.getValue().contains("a.txt"));
+        });
+    }
 
-                                    @Override
-                                    public boolean supportsContext(Observation.Context observation) {
-                                        return true;
-                                    }
-                                });
-                        uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
-                        assertThat(observed).as("the observations (and their spans) stay")
-                                .containsExactlyInAnyOrder(ObservationUploadListener.BATCH,
-                                        ObservationUploadListener.UPLOAD);
-                        assertThat(meters.get(MicrometerUploadListener.UPLOAD).timer().count()).isEqualTo(1);
-                        assertThat(meters.get(MicrometerUploadListener.BATCH).timer().count()).isEqualTo(1);
-                        assertThat(meters.find(ObservationUploadListener.UPLOAD).timer() != null)
-                                .as("the upload observation's own timer").isEqualTo(observationTimers);
-                        assertThat(meters.find(ObservationUploadListener.BATCH).timer() != null)
-                                .as("the batch observation's own timer").isEqualTo(observationTimers);
-                    });
-        }
+    /** Spring Boot's own switches: management.observations.enable.* and management.metrics.enable.*. */
+    @Test
+    void springBootsSwitchesTurnTheObservationsAndTheMetersOff() {
+        runner().withConfiguration(TestSupport.springBootObservations())
+                .withPropertyValues("management.observations.enable.bounded.upload=false").run(context -> {
+                    uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.find(DefaultUploadObservationConvention.NAME).timer()).isNull();
+                    assertThat(meters.find(DefaultBatchObservationConvention.NAME).timer()).isNull();
+                    assertThat(meters.get(MicrometerUploadListener.BYTES).counter().count()).isEqualTo(5);
+                });
+        runner().withConfiguration(TestSupport.springBootObservations())
+                .withPropertyValues("management.metrics.enable.bounded.upload=false").run(context -> {
+                    uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                    assertThat(context.getBean(MeterRegistry.class).getMeters())
+                            .noneMatch(meter -> meter.getId().getName().startsWith("bounded.upload"));
+                });
+    }
+
+    /** An application's convention beans name and tag the observations. */
+    @Test
+    void theApplicationsConventionsAreUsed() {
+        runner().withConfiguration(TestSupport.springBootObservations())
+                .withBean(UploadObservationConvention.class, () -> new DefaultUploadObservationConvention() {
+                    @Override
+                    public String getName() {
+                        return "attachments.upload";
+                    }
+                }).run(context -> {
+                    uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.get("attachments.upload").timer().count()).isEqualTo(1);
+                    assertThat(meters.find(DefaultUploadObservationConvention.NAME).timer()).isNull();
+                });
     }
 
     @Test
@@ -100,8 +119,8 @@ class BoundedUploadMetricsAutoConfigurationTests {
         runner().withConfiguration(TestSupport.springBootMetrics()).run(context -> {
             assertThat(context).hasSingleBean(MicrometerUploadListener.class);
             uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
-            assertThat(context.getBean(MeterRegistry.class).get(MicrometerUploadListener.UPLOAD).timer().count())
-                    .isEqualTo(1);
+            assertThat(context.getBean(MeterRegistry.class).get(MicrometerUploadListener.BYTES).counter().count())
+                    .isEqualTo(5);
         });
     }
 
@@ -123,11 +142,9 @@ class BoundedUploadMetricsAutoConfigurationTests {
         runner().withBean(ObservationRegistry.class, () -> observations).run(context -> {
             assertThat(context).hasSingleBean(ObservationUploadListener.class);
             uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
-            assertThat(stopped).containsExactly(ObservationUploadListener.UPLOAD, ObservationUploadListener.BATCH);
+            assertThat(stopped).containsExactly(DefaultUploadObservationConvention.NAME,
+                    DefaultBatchObservationConvention.NAME);
         });
-        runner().withBean(ObservationRegistry.class, () -> observations)
-                .withPropertyValues("bounded-upload.metrics.observations=false")
-                .run(context -> assertThat(context).doesNotHaveBean(ObservationUploadListener.class));
     }
 
     @Test
@@ -136,17 +153,6 @@ class BoundedUploadMetricsAutoConfigurationTests {
             assertThat(context).doesNotHaveBean(MicrometerUploadListener.class);
             assertThat(context.getBean(ConcurrentAttachmentUploader.class).config().listeners()).isEmpty();
         });
-    }
-
-    @Test
-    void disabledByProperty() {
-        runner().withPropertyValues("bounded-upload.metrics.enabled=false").withBean(SimpleMeterRegistry.class)
-                .run(context -> {
-                    assertThat(context).doesNotHaveBean(MicrometerUploadListener.class);
-                    uploadOne(context.getBean(ConcurrentAttachmentUploader.class));
-                    assertThat(context.getBean(MeterRegistry.class).find(MicrometerUploadListener.UPLOAD).timer())
-                            .isNull();
-                });
     }
 
     @Test

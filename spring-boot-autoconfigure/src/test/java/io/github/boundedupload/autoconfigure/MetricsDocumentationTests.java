@@ -15,7 +15,8 @@ import io.github.boundedupload.jdbc.JdbcGrantStore;
 import io.github.boundedupload.jdbc.JdbcUploadJournal;
 import io.github.boundedupload.jdbc.JournalMeters;
 import io.github.boundedupload.micrometer.MicrometerUploadListener;
-import io.github.boundedupload.micrometer.ObservationUploadListener;
+import io.github.boundedupload.micrometer.DefaultBatchObservationConvention;
+import io.github.boundedupload.micrometer.DefaultUploadObservationConvention;
 import io.github.boundedupload.spi.UploadRequest;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,9 +71,7 @@ class MetricsDocumentationTests {
                         DirectUploadsAutoConfigurationTests.Signer.class)
                 .withBean(MeterRegistry.class, () -> registry)
                 .withBean(ObservationRegistry.class, () -> observations)
-                // Listed too, though Spring Boot denies them by default (one timer per upload).
-                .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.direct.enabled=true",
-                        "bounded-upload.metrics.observation-timers=true");
+                .withPropertyValues("bounded-upload.journal.enabled=true", "bounded-upload.direct.enabled=true");
     }
 
     /**
@@ -177,15 +176,20 @@ class MetricsDocumentationTests {
         out.append("Every meter the code can register: an uploader's, through `MicrometerUploadListener` (the Spring "
                 + "Boot starter adds it when there is a `MeterRegistry`; `bounded.upload.skipped` appears with the "
                 + "first upload that never started), the journal's and the deferred uploads' (`JournalMeters`), and "
-                + "the timers of `ObservationUploadListener`'s observations (with an `ObservationRegistry` whose "
-                + "handlers make meters, as Spring Boot's does). One timer per upload and per batch by default: in "
-                + "Spring Boot the observations' own timers are denied (their spans stay) unless "
-                + "`bounded-upload.metrics.observation-timers=true`. The uploader's meters have the tag `uploader`, "
-                + "the journal's the tag `instance`, the deferred uploads' both. Base units are seconds and bytes "
-                + "only. The *health detail* column names the detail of `/actuator/health`'s `boundedUpload` "
-                + "component that shows the same number.\n\n");
-        out.append("| Meter | Prometheus | Type | Tags | Health detail | What |\n");
-        out.append("| --- | --- | --- | --- | --- | --- |\n");
+                + "the timers of the observations of `ObservationUploadListener`: one observation per upload and per "
+                + "batch, from which Micrometer's handlers make the timer (`bounded.upload`, `bounded.upload.batch`, "
+                + "and their `.active` long task timers) and, with tracing, the span. Spring Boot's own switches "
+                + "turn them off: `management.metrics.enable.bounded.upload=false`, "
+                + "`management.observations.enable.bounded.upload=false`.\n\n"
+                + "Every meter has the tag `uploader` (left out of the table), but the journal's. The journal's "
+                + "counters are this instance's, tagged `journal.instance` (not `instance`, which Prometheus keeps "
+                + "for the scraped target); the gauges tagged `scope=fleet` are figures of the whole fleet, which "
+                + "every instance reports alike: read them with `max`, not `sum`. No tag holds a file name or a key. "
+                + "Base units are seconds and bytes only. The *health detail* column names the detail of "
+                + "`/actuator/health`'s `boundedUpload` component that shows the same number; the *PromQL* column "
+                + "one way to read the meter across instances.\n\n");
+        out.append("| Meter | Prometheus | Type | Tags | Health detail | PromQL | What |\n");
+        out.append("| --- | --- | --- | --- | --- | --- | --- |\n");
         PrometheusNamingConvention prometheus = new PrometheusNamingConvention();
         byName.forEach((name, meters) -> {
             Meter.Id id = meters.get(0).getId();
@@ -205,12 +209,17 @@ class MetricsDocumentationTests {
                     .append(" | ").append(id.getType().name().toLowerCase(Locale.ROOT).replace('_', ' '))
                     .append(" | ").append(tags.stream().map(t -> "`" + t + "`").collect(Collectors.joining(" ")))
                     .append(" | ").append(detailOfMeter.containsKey(name) ? "`" + detailOfMeter.get(name) + "`" : "")
-                    .append(" | ").append(description(id, name)).append(" |\n");
+                    .append(" | ").append(promql(id, base, tags)).append(" | ").append(description(id, name))
+                    .append(" |\n");
         });
         out.append("\nThe uploader's own thread pool also has Micrometer's `executor.*` meters, tag "
                 + "`name=bounded-upload-<uploader>`. The observations are named `")
-                .append(ObservationUploadListener.BATCH).append("` and `").append(ObservationUploadListener.UPLOAD)
-                .append("`; with tracing, each is a span.\n");
+                .append(DefaultBatchObservationConvention.NAME).append("` and `")
+                .append(DefaultUploadObservationConvention.NAME).append("` (`DefaultBatchObservationConvention`, "
+                        + "`DefaultUploadObservationConvention`; spans `bounded-upload batch` and `bounded-upload "
+                        + "upload`, with the same key values, and `batch.size` on the batch's): an application's "
+                        + "`UploadObservationConvention` or `BatchObservationConvention` bean replaces them, for "
+                        + "example to put the object key on its spans.\n");
         return out.toString();
     }
 
@@ -233,20 +242,32 @@ class MetricsDocumentationTests {
             }
         }
         assertThat(names).as("meter names found in the code").contains(MicrometerUploadListener.SKIPPED,
-                ObservationUploadListener.UPLOAD, "bounded.upload.journal.batches.unsettled");
+                DefaultUploadObservationConvention.NAME, "bounded.upload.journal.batches.unsettled");
         return names;
     }
 
+    /** One way to read a meter across instances, in PromQL. */
+    private static String promql(Meter.Id id, String base, Set<String> tags) {
+        String sum = tags.contains("outcome") ? "sum by (outcome) " : tags.contains("reason") ? "sum by (reason) "
+                : "sum";
+        return switch (id.getType()) {
+            case TIMER -> "`" + sum + "(rate(" + base + "_count[5m]))`; mean: `sum(rate(" + base
+                    + "_sum[5m])) / sum(rate(" + base + "_count[5m]))`";
+            case LONG_TASK_TIMER -> "`sum(" + base + "_count)`";
+            case COUNTER -> "`" + sum + "(rate(" + base + "_total[5m]))`";
+            default -> tags.contains("scope") ? "`max(" + base + ")`" : "`sum(" + base + ")`";
+        };
+    }
+
     private static String description(Meter.Id id, String name) {
-        for (String observation : List.of(ObservationUploadListener.BATCH, ObservationUploadListener.UPLOAD)) {
-            if (name.equals(observation)) {
-                return "The observation's timer (made by the observation handler: no description of ours). In "
-                        + "Spring Boot only with `bounded-upload.metrics.observation-timers=true`";
-            }
-            if (name.equals(observation + ".active")) {
-                return "The observations in progress (made by the observation handler). In Spring Boot only with "
-                        + "`bounded-upload.metrics.observation-timers=true`";
-            }
+        Map<String, String> observations = Map.of(DefaultUploadObservationConvention.NAME,
+                "Uploads, from start to end, without the time queued: the observation's timer",
+                DefaultBatchObservationConvention.NAME,
+                "Batches, from submission to the end of their last upload: the observation's timer",
+                DefaultUploadObservationConvention.NAME + ".active", "Uploads in progress: the observation's",
+                DefaultBatchObservationConvention.NAME + ".active", "Batches in progress: the observation's");
+        if (observations.containsKey(name)) {
+            return observations.get(name);
         }
         String description = id.getDescription();
         assertThat(description).as("description of %s", name).isNotBlank();

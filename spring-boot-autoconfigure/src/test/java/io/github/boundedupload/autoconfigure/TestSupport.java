@@ -97,6 +97,24 @@ final class TestSupport {
                 .toArray(Class<?>[]::new));
     }
 
+    /**
+     * Spring Boot's metrics and observation auto-configurations: an ObservationRegistry whose meter handler makes each
+     * observation's timer, and Boot's switches ({@code management.metrics.enable.*},
+     * {@code management.observations.enable.*}).
+     */
+    static AutoConfigurations springBootObservations() {
+        String metrics = BOOT_4 ? "org.springframework.boot.micrometer.metrics.autoconfigure."
+                : "org.springframework.boot.actuate.autoconfigure.metrics.";
+        String observation = BOOT_4 ? "org.springframework.boot.micrometer.observation.autoconfigure."
+                : "org.springframework.boot.actuate.autoconfigure.observation.";
+        return AutoConfigurations.of(Stream.of(metrics + "MetricsAutoConfiguration",
+                metrics + "CompositeMeterRegistryAutoConfiguration",
+                metrics + "export.simple.SimpleMetricsExportAutoConfiguration",
+                observation + "ObservationAutoConfiguration")
+                .map(name -> ClassUtils.resolveClassName(name, TestSupport.class.getClassLoader()))
+                .toArray(Class<?>[]::new));
+    }
+
     /** Spring Boot's health auto-configuration, which collects indicators into the registry the endpoint reads. */
     static AutoConfigurations springBootHealth() {
         String boot4 = "org.springframework.boot.health.autoconfigure.";

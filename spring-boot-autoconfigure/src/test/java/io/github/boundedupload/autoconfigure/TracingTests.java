@@ -9,6 +9,11 @@ import io.github.boundedupload.StoredObject;
 import io.github.boundedupload.autoconfigure.TestSupport.RecordingStorage;
 import io.github.boundedupload.spi.FileUploader;
 import io.github.boundedupload.spi.UploadRequest;
+import io.github.boundedupload.micrometer.DefaultBatchObservationConvention;
+import io.github.boundedupload.micrometer.DefaultUploadObservationConvention;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Span;
@@ -77,6 +82,40 @@ class TracingTests {
         assertThat(threadOfUpload.values()).allSatisfy(thread -> assertThat(thread).startsWith("bounded-upload-"));
         assertThat(traceSeenByStorage).hasSize(4)
                 .allSatisfy((file, trace) -> assertThat(trace).isEqualTo(request.getTraceId()));
+    }
+
+    /**
+     * One observation per upload gives both the timer and the span, with the documented names and key values, as
+     * Spring Boot composes a tracer's handler and the meter handler; no file name is in any tag or span attribute.
+     */
+    @Test
+    void oneObservationPerUploadMakesBothTheTimerAndTheSpanWithoutAFileName() {
+        SimpleTracer tracer = new SimpleTracer();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new DefaultTracingObservationHandler(tracer))
+                .observationHandler(new DefaultMeterObservationHandler(meters));
+        TestSupport.runner(root).withBean(ObservationRegistry.class, () -> observations)
+                .withBean(MeterRegistry.class, () -> meters).run(context -> {
+                    List<Attachment> files = IntStream.range(0, 3).mapToObj(i -> Attachment.of("secret-" + i
+                            + ".txt", ("file " + i).getBytes(StandardCharsets.UTF_8))).toList();
+                    assertThat(context.getBean(ConcurrentAttachmentUploader.class).uploadAll(files).allStored())
+                            .isTrue();
+                });
+
+        assertThat(meters.get(DefaultUploadObservationConvention.NAME).tags("uploader", "default", "outcome",
+                "success", "error", "none").timer().count()).isEqualTo(3);
+        assertThat(meters.get(DefaultBatchObservationConvention.NAME).tags("uploader", "default", "outcome",
+                "success").timer().count()).isEqualTo(1);
+        List<SimpleSpan> spans = List.copyOf(tracer.getSpans());
+        assertThat(spans.stream().filter(s -> s.getName().equals("bounded-upload upload")).toList()).hasSize(3)
+                .allSatisfy(upload -> assertThat(upload.getTags()).containsEntry("uploader", "default")
+                        .containsEntry("outcome", "success"));
+        assertThat(only(spans, "bounded-upload batch").getTags()).containsEntry("outcome", "success")
+                .containsEntry("batch.size", "3");
+        assertThat(spans).flatExtracting(span -> span.getTags().values()).noneMatch(value -> value.contains("secret"));
+        assertThat(meters.getMeters()).flatExtracting(meter -> meter.getId().getTags())
+                .noneMatch(tag -> tag.getValue().contains("secret"));
     }
 
     private static SimpleSpan only(List<SimpleSpan> spans, String name) {

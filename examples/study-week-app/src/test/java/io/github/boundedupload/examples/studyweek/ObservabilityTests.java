@@ -76,7 +76,7 @@ class ObservabilityTests extends LocalDiskTest {
 
         Api.Response names = api.get("/actuator/metrics");
         assertThat(names.json("$.names", List.class)).contains("bounded.upload", "bounded.upload.bytes",
-                "bounded.upload.batch", "bounded.upload.wait", "bounded.upload.active", "bounded.upload.queued");
+                "bounded.upload.batch", "bounded.upload.wait", "bounded.upload.in.flight", "bounded.upload.queued");
 
         Api.Response bytes = api.get("/actuator/metrics/bounded.upload.bytes?tag=uploader:attachments");
         assertThat(bytes.status()).isEqualTo(200);
