@@ -89,12 +89,7 @@ final class TestSupport {
 
     /** Spring Boot's own metrics auto-configuration, which provides a MeterRegistry. */
     static AutoConfigurations springBootMetrics() {
-        String base = BOOT_4 ? "org.springframework.boot.micrometer.metrics.autoconfigure."
-                : "org.springframework.boot.actuate.autoconfigure.metrics.";
-        return AutoConfigurations.of(Stream.of("MetricsAutoConfiguration", "CompositeMeterRegistryAutoConfiguration",
-                "export.simple.SimpleMetricsExportAutoConfiguration")
-                .map(name -> ClassUtils.resolveClassName(base + name, TestSupport.class.getClassLoader()))
-                .toArray(Class<?>[]::new));
+        return springBoot(METRICS);
     }
 
     /**
@@ -103,14 +98,21 @@ final class TestSupport {
      * {@code management.observations.enable.*}).
      */
     static AutoConfigurations springBootObservations() {
-        String metrics = BOOT_4 ? "org.springframework.boot.micrometer.metrics.autoconfigure."
-                : "org.springframework.boot.actuate.autoconfigure.metrics.";
-        String observation = BOOT_4 ? "org.springframework.boot.micrometer.observation.autoconfigure."
-                : "org.springframework.boot.actuate.autoconfigure.observation.";
-        return AutoConfigurations.of(Stream.of(metrics + "MetricsAutoConfiguration",
-                metrics + "CompositeMeterRegistryAutoConfiguration",
-                metrics + "export.simple.SimpleMetricsExportAutoConfiguration",
-                observation + "ObservationAutoConfiguration")
+        return springBoot(Stream.concat(METRICS.stream(), Stream.of(BOOT_4
+                ? "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"
+                : "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"))
+                .toList());
+    }
+
+    /** The metrics auto-configurations of whichever Spring Boot runs the tests (they moved in Spring Boot 4). */
+    private static final List<String> METRICS = Stream.of("MetricsAutoConfiguration",
+            "CompositeMeterRegistryAutoConfiguration", "export.simple.SimpleMetricsExportAutoConfiguration")
+            .map(name -> (BOOT_4 ? "org.springframework.boot.micrometer.metrics.autoconfigure."
+                    : "org.springframework.boot.actuate.autoconfigure.metrics.") + name)
+            .toList();
+
+    private static AutoConfigurations springBoot(List<String> names) {
+        return AutoConfigurations.of(names.stream()
                 .map(name -> ClassUtils.resolveClassName(name, TestSupport.class.getClassLoader()))
                 .toArray(Class<?>[]::new));
     }

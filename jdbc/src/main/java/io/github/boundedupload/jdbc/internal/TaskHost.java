@@ -139,12 +139,11 @@ public final class TaskHost implements AutoCloseable {
     private volatile @Nullable Task deferredUploads;
     private volatile Runnable recovery = () -> { };
     private final Duration stopTimeout;
-    /** Guards {@link #running}, {@link #paused} and {@link #closed}; signalled when the last running task ends. */
+    /** Guards {@link #running} and {@link #paused}; signalled when the last running task ends. */
     private final Object runs = new Object();
     private int running;
     private boolean paused;
     private long pausedAt;
-    private boolean closed;
 
     /**
      * Creates the tables if asked and sets the scheduler up; nothing runs before {@link #start}.
@@ -332,16 +331,12 @@ public final class TaskHost implements AutoCloseable {
      * Pauses, waits until the stop timeout after the pause for the running tasks to end, then stops the scheduler, which
      * interrupts
      * what still runs after {@link #SCHEDULER_WAIT} (an interrupted task is taken up again by an instance that is
-     * alive, as after a crash). A second call does nothing.
+     * alive, as after a crash). Called once: {@code JdbcUploadJournal.close()} guards it.
      */
     @Override
     public void close() {
         pause();
         synchronized (runs) {
-            if (closed) {
-                return;
-            }
-            closed = true;
             long deadline = pausedAt + stopTimeout.toNanos();
             boolean interrupted = false;
             while (running > 0) {
