@@ -165,7 +165,7 @@ class JdbcUploadJournalTest {
     void deletesTheUploaderGaveUpAreRetriedByTheJournalUntilTheStorageConfirms() throws Exception {
         JdbcUploadJournal journal = journal("one");
         ConcurrentAttachmentUploader uploader = uploader(journal);
-        storage.failUploadsNamed("photo-2.jpg");
+        storage.failUploadsNamed("photo-2.jpg", 2); // once the two others are stored: there is something to delete
         storage.deletesFail.set(true);
         assertThatThrownBy(() -> uploader.uploadAll(files(3))).isInstanceOf(BatchFailedException.class);
         // The uploader's own rollback gave up (its deadline is 100 ms): the journal holds the batch, retrying.
@@ -350,6 +350,7 @@ class JdbcUploadJournalTest {
         private final FileUploader target;
         final AtomicBoolean deletesFail = new AtomicBoolean();
         private volatile String failing = "";
+        private volatile CountDownLatch storedBeforeFailing = new CountDownLatch(0);
         final AtomicInteger deleteTries = new AtomicInteger();
         /** Counted down when a delete waits for {@link #holdDeletes()}'s latch. */
         final CountDownLatch deleting = new CountDownLatch(1);
@@ -372,15 +373,28 @@ class JdbcUploadJournalTest {
         }
 
         void failUploadsNamed(String name) {
+            failUploadsNamed(name, 0);
+        }
+
+        /** Fails the uploads of that name once {@code storedFirst} other uploads are stored (or after 20 s). */
+        void failUploadsNamed(String name, int storedFirst) {
+            storedBeforeFailing = new CountDownLatch(storedFirst);
             failing = name;
         }
 
         @Override
         public StoredObject upload(UploadRequest request) throws IOException {
             if (request.attachment().fileName().equals(failing)) {
+                try {
+                    storedBeforeFailing.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 throw new IOException("refused " + failing);
             }
-            return target.upload(request);
+            StoredObject stored = target.upload(request);
+            storedBeforeFailing.countDown();
+            return stored;
         }
 
         @Override
