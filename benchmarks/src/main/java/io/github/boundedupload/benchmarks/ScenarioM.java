@@ -15,8 +15,9 @@ import java.util.Random;
  * Mixed sizes, since real attachments are not all one size (issue 47, item 7): one batch of {@value #FILES} files from
  * disk, from {@value #SMALLEST} bytes to {@value #LARGEST} bytes, log-uniform (as many between 3 and 30 KB as between
  * 3 and 30 MB: most files small, most bytes in a few large ones), drawn from a fixed seed, so every run and every
- * strategy uploads the same files in the same order; the smallest and the largest are always among them, and the
- * files of {@link Scenario#M_MULTIPART_THRESHOLD} and more go to this library's multipart path. 32 in flight, 30 ms
+ * strategy uploads the same files in the same order; the smallest and the largest are always among them; files of
+ * {@link Scenario#M_MULTIPART_THRESHOLD} and more would go to this library's multipart path (none, with the S3
+ * adapter's default; {@code -Dbench.mMultipartThreshold} lowers it). 32 in flight, 30 ms
  * of latency on every response (Toxiproxy). Warm-up: the batch itself, again and again, until
  * {@link #warmUpUploads} uploads went through and the JIT is quiet (at most {@link #warmUpTime}). Changes when what
  * scenario M uploads, or how it warms up, changes.

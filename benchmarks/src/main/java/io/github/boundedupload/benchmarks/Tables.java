@@ -56,7 +56,8 @@ final class Tables {
             case F -> report.adaptive.ideal();
             case M -> f("Ideal: max(ceil(N / in flight) x %.0f ms (the proxy's latency), %.0f MB / %.0f MB/s (one "
                     + "large PutObject through the proxy, measured)) = **%.2f s** at %d in flight. Files from %d bytes "
-                    + "to %d MB, log-uniform from seed %d; those of %d MiB and more go to this library's multipart path.",
+                    + "to %d MB, log-uniform from seed %d; the library with the S3 adapter's defaults (multipart from %d "
+                    + "MiB): every file in one PutObject, as the pools send them.",
                     report.latencySeconds(scenario) * 1e3, report.batchMB(scenario), report.proxyMBps(),
                     report.scenarioIdeal(scenario), Scenario.M_CONCURRENCY, ScenarioM.SMALLEST,
                     ScenarioM.LARGEST / 1_000_000, ScenarioM.SEED, Scenario.M_MULTIPART_THRESHOLD >> 20);
