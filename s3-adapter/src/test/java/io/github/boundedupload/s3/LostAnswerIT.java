@@ -20,9 +20,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
@@ -33,7 +37,10 @@ import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -137,6 +144,85 @@ class LostAnswerIT {
             s3.proxy().heal(); // the PUT's answer stays lost; what follows must get through
             assertThat(upload.cancel(true)).isTrue();
             await().atMost(Duration.ofSeconds(20)).until(() -> !s3.bucket().exists(key));
+        }
+    }
+
+    /**
+     * A PUT held by the network until after the adapter's first look (its request arrives late, a moment after the
+     * call's own timeout; here the test stores those very bytes in its stead), while the upload's thread is interrupted
+     * in the wait between the two looks, as the core interrupts an upload whose time ran out or whose batch failed: the
+     * wait still lasts its whole settle time, the second look finds the object, and the upload reports it stored.
+     * Regression: an interrupt ended the wait, the second look came at once, and the object that arrived a moment
+     * later was left in the bucket of a failed all-or-nothing batch (FaultIT, TIMEOUT, blocking, on versitygw).
+     */
+    @Test
+    void aPutThatArrivesAfterTheFirstLookIsFoundAlthoughTheWaitBetweenTheLooksIsInterrupted() throws Exception {
+        byte[] content = TestData.bytes(10, 40_000);
+        String key = "late-put";
+        CountDownLatch firstLookMissed = new CountDownLatch(1);
+        CountDownLatch lateArrival = new CountDownLatch(1);
+        AtomicInteger looks = new AtomicInteger();
+        AtomicBoolean secondLookAfterTheArrival = new AtomicBoolean();
+        ExecutionInterceptor holdThePut = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if (context.request() instanceof PutObjectRequest) {
+                    try {
+                        s3.proxy().toxiproxy().toxics().timeout("hold-put", ToxicDirection.UPSTREAM, 0);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }
+
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if (context.request() instanceof HeadObjectRequest) {
+                    if (looks.incrementAndGet() == 1) {
+                        s3.proxy().heal();
+                    } else {
+                        secondLookAfterTheArrival.set(lateArrival.getCount() == 0);
+                    }
+                }
+            }
+
+            @Override
+            public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+                if (context.request() instanceof HeadObjectRequest && looks.get() == 1) {
+                    firstLookMissed.countDown();
+                }
+            }
+        };
+        try (Adapters adapters = new Adapters(s3.proxy().endpoint(), s3.bucket().name(), Adapters.smallParts(),
+                b -> b.overrideConfiguration(o -> o.addExecutionInterceptor(holdThePut)), b -> b);
+                S3Client direct = services.s3ClientBuilder(services.s3Endpoint()).build()) {
+            CompletableFuture<StoredObject> upload = new CompletableFuture<>();
+            AtomicBoolean stillInterrupted = new AtomicBoolean();
+            Thread uploading = new Thread(() -> {
+                try {
+                    upload.complete(adapters.blocking.upload(UploadRequest.builder(key,
+                            Attachment.of("late.bin", content)).timeout(Duration.ofSeconds(2)).build()));
+                } catch (Throwable e) {
+                    upload.completeExceptionally(e);
+                }
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+            }, "late-put");
+            uploading.start();
+            assertThat(firstLookMissed.await(30, TimeUnit.SECONDS)).as("the first look found nothing").isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> Arrays.stream(uploading.getStackTrace())
+                    .anyMatch(frame -> frame.getMethodName().equals("settle")));
+            uploading.interrupt();
+            direct.putObject(b -> b.bucket(s3.bucket().name()).key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32),
+                    RequestBody.fromBytes(content));
+            lateArrival.countDown();
+
+            StoredObject stored = upload.get(1, TimeUnit.MINUTES);
+            assertThat(secondLookAfterTheArrival).as("the second look waited for its whole settle time").isTrue();
+            assertThat(stored.key()).isEqualTo(key);
+            assertThat(stored.size()).isEqualTo(content.length);
+            assertThat(stored.checksum()).isPresent();
+            uploading.join(TimeUnit.MINUTES.toMillis(1));
+            assertThat(stillInterrupted).as("the interrupt is kept for the caller").isTrue();
         }
     }
 

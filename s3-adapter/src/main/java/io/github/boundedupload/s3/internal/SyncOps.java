@@ -150,12 +150,25 @@ public final class SyncOps implements S3Ops {
         return call(() -> client.listObjectsV2(request));
     }
 
-    /** Waits on this thread; an interrupt ends the wait early (and stays set). */
+    /**
+     * Waits on this thread for the whole delay, interrupted or not (the interrupt stays set for afterwards). The core
+     * interrupts an upload when it times out (when the SDK's own call timeout, set to the same deadline, has just given
+     * up the request) or when its batch fails: a wait an interrupt cut short looked again at once, while the request
+     * held by the network was still on its way, and the object it stored a moment later was left behind, reported not
+     * stored. The core gives up a call that takes longer than its stop timeout, and removes what it stores at last.
+     */
     @Override
     public CompletableFuture<Void> settle(Duration delay) {
-        try {
-            Thread.sleep(delay.toMillis());
-        } catch (InterruptedException e) {
+        long end = System.nanoTime() + delay.toNanos();
+        boolean interrupted = false;
+        for (long left = delay.toNanos(); left > 0; left = end - System.nanoTime()) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
         return CompletableFuture.completedFuture(null);
