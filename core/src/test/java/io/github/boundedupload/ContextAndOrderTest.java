@@ -50,6 +50,27 @@ class ContextAndOrderTest {
     }
 
     @Test
+    void aBatchStartsItsLargestUploadsFirstAndReportsThemInInputOrder() {
+        List<String> started = new CopyOnWriteArrayList<>();
+        storage.behaviour = request -> started.add(request.attachment().fileName());
+        List<Attachment> batch = List.of(Attachment.of("small.txt", new byte[10]),
+                Attachment.of("large-1.bin", new byte[1000]), Attachment.of("medium.bin", new byte[100]),
+                Attachment.of("large-2.bin", new byte[1000]), Attachment.of("unknown-length.bin",
+                        AttachmentContent.ofStream(() -> new java.io.ByteArrayInputStream(new byte[5]))));
+        try (ConcurrentAttachmentUploader uploader = ConcurrentAttachmentUploader.create(storage,
+                UploaderConfig.builder().maxConcurrentUploads(1).maxConcurrentUploadsPerBatch(1).build())) {
+            BatchResult result = uploader.uploadAll(batch);
+
+            // One at a time: the order they start in is the order they are offered in. An unknown length weighs the
+            // largest allowed; equal weights keep the batch's order.
+            assertThat(started).containsExactly("unknown-length.bin", "large-1.bin", "large-2.bin", "medium.bin",
+                    "small.txt");
+            assertThat(result.results()).extracting(UploadResult::attachment).containsExactlyElementsOf(batch);
+            assertThat(result.allStored()).isTrue();
+        }
+    }
+
+    @Test
     void theCallersMdcIsVisibleInUploadThreadsAndClearedAfterwards() throws Exception {
         List<Map<String, String>> mdcAfterEachTask = new CopyOnWriteArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);

@@ -207,7 +207,10 @@ final class Batch {
         void accept(Upload upload, Effects effects);
     }
 
-    /** Runs {@code each} over the uploads from {@code from} to {@code to} in slices; the batch waits for the last. */
+    /**
+     * Runs {@code each} over the uploads of places {@code from} to {@code to} in the window's order, in slices; the
+     * batch waits for the last.
+     */
     private void inSlices(int from, int to, EachUpload each, Effects effects) {
         if (from >= to) {
             return;
@@ -217,7 +220,7 @@ final class Batch {
         engine.steps.inSlices(slice -> {
             int end = Math.min(to, cursor[0] + StepLock.SLICE);
             for (int i = cursor[0]; i < end; i++) {
-                each.accept(uploads[i], slice);
+                each.accept(window.inOfferOrder(i), slice);
             }
             cursor[0] = end;
             if (end < to) {
@@ -316,7 +319,7 @@ final class Batch {
         int offered = window.offered();
         int now = Math.min(offered, StepLock.SLICE);
         for (int i = 0; i < now; i++) {
-            engine.queue.releaseKey(uploads[i].key, this);
+            engine.queue.releaseKey(window.inOfferOrder(i).key, this);
         }
         inSlices(now, offered, (upload, slice) -> engine.queue.releaseKey(upload.key, this), effects);
         engine.steps.signalAll();
