@@ -37,7 +37,10 @@ public final class UploaderConfig {
     public static final String DEFAULT_NAME = "default";
     /** Default {@link #maxConcurrentUploads()}. */
     public static final int DEFAULT_MAX_CONCURRENT_UPLOADS = 64;
-    /** Default {@link #maxConcurrentUploadsPerBatch()}. */
+    /**
+     * Default {@link #maxConcurrentUploadsPerBatch()}: 16, or {@link #maxConcurrentUploads()} when that is smaller, so
+     * that lowering the overall bound alone is a valid configuration.
+     */
     public static final int DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH = 16;
     /** Default {@link #maxQueuedUploads()}. */
     public static final int DEFAULT_MAX_QUEUED_UPLOADS = 10_000;
@@ -87,6 +90,8 @@ public final class UploaderConfig {
     private final String name;
     private final int maxConcurrentUploads;
     private final int maxConcurrentUploadsPerBatch;
+    /** Whether {@link #maxConcurrentUploadsPerBatch} is the default's, which follows a smaller overall bound. */
+    private final boolean perBatchByDefault;
     private final int maxQueuedUploads;
     private final long maxBytesInFlight;
     private final long maxAttachmentSize;
@@ -112,7 +117,8 @@ public final class UploaderConfig {
     private UploaderConfig(Builder b) {
         this.name = b.name;
         this.maxConcurrentUploads = b.maxConcurrentUploads;
-        this.maxConcurrentUploadsPerBatch = b.maxConcurrentUploadsPerBatch;
+        this.maxConcurrentUploadsPerBatch = b.perBatch();
+        this.perBatchByDefault = !b.perBatchSet;
         this.maxQueuedUploads = b.maxQueuedUploads;
         this.maxBytesInFlight = b.maxBytesInFlight;
         this.maxAttachmentSize = b.maxAttachmentSize;
@@ -183,7 +189,8 @@ public final class UploaderConfig {
 
     /**
      * The most uploads of one batch in flight at once, so that one batch of 1,000 cannot hold every permit while a
-     * batch of 1 from another request waits.
+     * batch of 1 from another request waits. Unless set, {@value #DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH}, or
+     * {@link #maxConcurrentUploads()} when that is smaller.
      *
      * @return the limit
      */
@@ -454,6 +461,8 @@ public final class UploaderConfig {
         private String name = DEFAULT_NAME;
         private int maxConcurrentUploads = DEFAULT_MAX_CONCURRENT_UPLOADS;
         private int maxConcurrentUploadsPerBatch = DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH;
+        /** Whether {@link #maxConcurrentUploadsPerBatch(int)} was called (or copied from a config where it was). */
+        private boolean perBatchSet;
         private int maxQueuedUploads = DEFAULT_MAX_QUEUED_UPLOADS;
         private long maxBytesInFlight = DEFAULT_MAX_BYTES_IN_FLIGHT;
         private long maxAttachmentSize = DEFAULT_MAX_ATTACHMENT_SIZE;
@@ -483,6 +492,7 @@ public final class UploaderConfig {
             name = c.name;
             maxConcurrentUploads = c.maxConcurrentUploads;
             maxConcurrentUploadsPerBatch = c.maxConcurrentUploadsPerBatch;
+            perBatchSet = !c.perBatchByDefault;
             maxQueuedUploads = c.maxQueuedUploads;
             maxBytesInFlight = c.maxBytesInFlight;
             maxAttachmentSize = c.maxAttachmentSize;
@@ -529,14 +539,23 @@ public final class UploaderConfig {
         }
 
         /**
-         * Sets {@link UploaderConfig#maxConcurrentUploadsPerBatch()}.
+         * Sets {@link UploaderConfig#maxConcurrentUploadsPerBatch()}; unset, it is
+         * {@value UploaderConfig#DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH}, or {@code maxConcurrentUploads} when that is
+         * smaller.
          *
          * @param max at least 1, at most {@code maxConcurrentUploads}
          * @return this builder
          */
         public Builder maxConcurrentUploadsPerBatch(int max) {
             this.maxConcurrentUploadsPerBatch = max;
+            this.perBatchSet = true;
             return this;
+        }
+
+        /** The per-batch bound that is built: the one set, or the default's, never above the overall bound. */
+        private int perBatch() {
+            return perBatchSet ? maxConcurrentUploadsPerBatch
+                    : Math.min(DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH, maxConcurrentUploads);
         }
 
         /**
@@ -785,8 +804,8 @@ public final class UploaderConfig {
             require(NAME.matcher(name).matches(), "name", "'" + name + "'",
                     "1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit");
             require(maxConcurrentUploads >= 1, "maxConcurrentUploads", maxConcurrentUploads, "at least 1");
-            require(maxConcurrentUploadsPerBatch >= 1 && maxConcurrentUploadsPerBatch <= maxConcurrentUploads,
-                    "maxConcurrentUploadsPerBatch", maxConcurrentUploadsPerBatch,
+            require(perBatch() >= 1 && perBatch() <= maxConcurrentUploads,
+                    "maxConcurrentUploadsPerBatch", perBatch(),
                     "from 1 to {maxConcurrentUploads} (" + maxConcurrentUploads + ")");
             require(maxAttachmentsPerBatch >= 1, "maxAttachmentsPerBatch", maxAttachmentsPerBatch, "at least 1");
             require(maxQueuedUploads >= maxAttachmentsPerBatch, "maxQueuedUploads", maxQueuedUploads,

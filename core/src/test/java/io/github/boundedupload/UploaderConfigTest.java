@@ -52,6 +52,27 @@ class UploaderConfigTest {
         assertThatThrownBy(() -> changed.listeners().clear()).isInstanceOf(UnsupportedOperationException.class);
     }
 
+    /**
+     * Regression: {@code maxConcurrentUploads(1)} alone failed to build ("maxConcurrentUploadsPerBatch must be from 1
+     * to maxConcurrentUploads (1), was 16"): the per-batch default did not follow a smaller overall bound.
+     */
+    @Test
+    void thePerBatchDefaultFollowsASmallerOverallBoundUnlessItIsSet() {
+        assertThat(UploaderConfig.builder().maxConcurrentUploads(1).build().maxConcurrentUploadsPerBatch()).isEqualTo(1);
+        assertThat(UploaderConfig.builder().maxConcurrentUploads(8).build().maxConcurrentUploadsPerBatch()).isEqualTo(8);
+        assertThat(UploaderConfig.builder().maxConcurrentUploads(100).build().maxConcurrentUploadsPerBatch())
+                .isEqualTo(UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH);
+        // A copy of a default keeps following the overall bound; a value set stays set, and is checked against it.
+        UploaderConfig copied = UploaderConfig.defaults().toBuilder().maxConcurrentUploads(4).build();
+        assertThat(copied.maxConcurrentUploadsPerBatch()).isEqualTo(4);
+        assertThat(copied.toBuilder().maxConcurrentUploads(64).build().maxConcurrentUploadsPerBatch())
+                .isEqualTo(UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH);
+        UploaderConfig set = UploaderConfig.builder().maxConcurrentUploadsPerBatch(16).build();
+        assertThatThrownBy(() -> set.toBuilder().maxConcurrentUploads(8).build())
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessage("maxConcurrentUploadsPerBatch must be from 1 to maxConcurrentUploads (8), was 16");
+    }
+
     private static void refused(UnaryOperator<UploaderConfig.Builder> settings, String message) {
         assertThatThrownBy(() -> settings.apply(UploaderConfig.builder()).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage(message);

@@ -4,6 +4,7 @@ import io.github.boundedupload.FailurePolicy;
 import io.github.boundedupload.RejectionPolicy;
 import io.github.boundedupload.UploaderConfig;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -68,10 +69,11 @@ public class BoundedUploadProperties implements Validator {
     private int maxConcurrentUploads = UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS;
 
     /**
-     * Maximum number of uploads of one batch in flight at once, so that one large batch cannot hold every permit
-     * while a small batch from another request waits. At most max-concurrent-uploads.
+     * Maximum number of uploads of one batch in flight at once (by default 16, or max-concurrent-uploads when that is
+     * smaller), so that one large batch cannot hold every permit while a small batch from another request waits. At
+     * most max-concurrent-uploads.
      */
-    private int maxConcurrentUploadsPerBatch = UploaderConfig.DEFAULT_MAX_CONCURRENT_UPLOADS_PER_BATCH;
+    private @Nullable Integer maxConcurrentUploadsPerBatch;
 
     /**
      * Maximum number of uploads accepted and not yet started, over all batches. A batch is admitted whole or not at
@@ -213,11 +215,11 @@ public class BoundedUploadProperties implements Validator {
         this.maxConcurrentUploads = maxConcurrentUploads;
     }
 
-    public int getMaxConcurrentUploadsPerBatch() {
+    public @Nullable Integer getMaxConcurrentUploadsPerBatch() {
         return maxConcurrentUploadsPerBatch;
     }
 
-    public void setMaxConcurrentUploadsPerBatch(int maxConcurrentUploadsPerBatch) {
+    public void setMaxConcurrentUploadsPerBatch(@Nullable Integer maxConcurrentUploadsPerBatch) {
         this.maxConcurrentUploadsPerBatch = maxConcurrentUploadsPerBatch;
     }
 

@@ -26,9 +26,12 @@ final class UploaderSettings {
                 builder.concurrencyLimit(AdaptiveConcurrency.create(Math.min(adaptive.getInitialLimit(), max), max));
             }
         }
+        Integer perBatch = properties.getMaxConcurrentUploadsPerBatch();
+        if (perBatch != null) { // unset: the core's default, which follows a smaller max-concurrent-uploads
+            builder.maxConcurrentUploadsPerBatch(perBatch);
+        }
         return builder.name(properties.getName())
                 .maxConcurrentUploads(properties.getMaxConcurrentUploads())
-                .maxConcurrentUploadsPerBatch(properties.getMaxConcurrentUploadsPerBatch())
                 .maxQueuedUploads(properties.getMaxQueuedUploads())
                 .maxBytesInFlight(properties.getMaxBytesInFlight().toBytes())
                 .maxAttachmentSize(properties.getMaxAttachmentSize().toBytes())

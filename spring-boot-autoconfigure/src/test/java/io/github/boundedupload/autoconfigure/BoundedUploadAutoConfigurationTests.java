@@ -168,6 +168,23 @@ class BoundedUploadAutoConfigurationTests {
     }
 
     /**
+     * Regression: {@code bounded-upload.max-concurrent-uploads=8} alone failed start-up ("must be from 1 to
+     * bounded-upload.max-concurrent-uploads (8), was 16"): the per-batch property had a default of its own. Unset, it is
+     * the core's, which follows a smaller overall bound; set, it is checked against it.
+     */
+    @Test
+    void aSmallerMaxConcurrentUploadsAloneIsEnoughAndThePerBatchBoundFollowsIt() {
+        runner().withPropertyValues("bounded-upload.max-concurrent-uploads=8").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(ConcurrentAttachmentUploader.class).config().maxConcurrentUploadsPerBatch())
+                    .isEqualTo(8);
+        });
+        runner().withPropertyValues("bounded-upload.max-concurrent-uploads=8",
+                "bounded-upload.max-concurrent-uploads-per-batch=9")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    /**
      * Storage is never chosen by accident: without a bucket, a local root or a storage bean (a key forgotten or
      * misspelt), start-up fails with one line naming what to set, instead of storing where a reboot deletes it.
      */
