@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -167,29 +168,20 @@ class WholeBatchStepsTest {
             StepLock steps = ((DefaultConcurrentAttachmentUploader) uploader).steps();
             warmUp(uploader);
             AtomicReference<BatchResult> small = new AtomicReference<>();
-            AtomicInteger skipsHeard = new AtomicInteger();
             // One upload of the big batch at a time: the one that fails, or the one at the gate; the rest is skipped.
             int trigger = (stop == Stop.FAILURE ? FAILS_AT : 0) + 10;
-            CompletableFuture<BatchResult> bigFinished = new CompletableFuture<>();
-            UploadListener bigBatchListener = new UploadListener() {
-                @Override
-                public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
-                    bigFinished.complete(result);
+            BigBatchListener bigBatchListener = new BigBatchListener(upload -> {
+                if (upload.index() == trigger) {
+                    // The big batch is being stopped on this thread, slice by slice: a batch of one comes in now.
+                    holds.stopper = Thread.currentThread();
+                    CompletableFuture<BatchResult> one = CompletableFuture.supplyAsync(
+                            () -> uploader.uploadAll(batch("small", 1)));
+                    small.set(one.orTimeout(1, TimeUnit.MINUTES).join());
+                    holds.smallFinished = true;
                 }
-
-                @Override
-                public void uploadSkipped(UploadEvent upload, Throwable reason) {
-                    skipsHeard.incrementAndGet();
-                    if (upload.index() == trigger) {
-                        // The big batch is being stopped on this thread, slice by slice: a batch of one comes in now.
-                        holds.stopper = Thread.currentThread();
-                        CompletableFuture<BatchResult> one = CompletableFuture.supplyAsync(
-                                () -> uploader.uploadAll(batch("small", 1)));
-                        small.set(one.orTimeout(1, TimeUnit.MINUTES).join());
-                        holds.smallFinished = true;
-                    }
-                }
-            };
+            });
+            AtomicInteger skipsHeard = bigBatchListener.skips;
+            CompletableFuture<BatchResult> bigFinished = bigBatchListener.finished;
             CompletableFuture<BatchResult> big = uploader.uploadAllAsync(batch("big", BIG), bigBatchListener);
             if (stop != Stop.FAILURE) {
                 await().until(() -> storage.inFlight.get() == 1);
@@ -223,13 +215,41 @@ class WholeBatchStepsTest {
     }
 
     /**
-     * Stops a batch of 20,000 first, so that what is measured is the uploader's steady state, not the JIT compiling
-     * its first slices.
+     * The big batch's listener, and the warm-up's: one class for both, so that the events the stop sends it are code
+     * the JIT has compiled (with no listener, the warm-up made none; the first slices of the measured stop then ran
+     * interpreted, and one hold took half the CPU of all 396: a CI run of session 56).
+     */
+    private static final class BigBatchListener implements UploadListener {
+        final CompletableFuture<BatchResult> finished = new CompletableFuture<>();
+        final AtomicInteger skips = new AtomicInteger();
+        private final Consumer<UploadEvent> atSkip;
+
+        BigBatchListener(Consumer<UploadEvent> atSkip) {
+            this.atSkip = atSkip;
+        }
+
+        @Override
+        public void batchFinished(BatchEvent batch, BatchResult result, Duration took) {
+            finished.complete(result);
+        }
+
+        @Override
+        public void uploadSkipped(UploadEvent upload, Throwable reason) {
+            skips.incrementAndGet();
+            atSkip.accept(upload);
+        }
+    }
+
+    /**
+     * Stops a batch of 20,000 first, with a listener of the big batch's class, so that what is measured is the
+     * uploader's steady state, not the JIT compiling its first slices.
      */
     private void warmUp(ConcurrentAttachmentUploader uploader) {
-        CompletableFuture<BatchResult> warm = uploader.uploadAllAsync(batch("warm", 20_000));
+        BigBatchListener listener = new BigBatchListener(upload -> { });
+        CompletableFuture<BatchResult> warm = uploader.uploadAllAsync(batch("warm", 20_000), listener);
         await().until(() -> storage.inFlight.get() == 1);
         warm.cancel(true);
+        listener.finished.orTimeout(5, TimeUnit.MINUTES).join();
         await().until(() -> uploader.stats().activeBatches() == 0 && storage.inFlight.get() == 0);
     }
 }

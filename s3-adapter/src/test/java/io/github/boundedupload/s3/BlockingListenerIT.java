@@ -226,7 +226,7 @@ class BlockingListenerIT {
     /**
      * Holds every upload until all {@value #UPLOADS} have been handed to it, then opens (arming the propagator) and
      * starts them all: so that the propagator blocks only where the storage's answers are handled, not before the
-     * calls.
+     * calls. Its futures complete on the client's completion threads, never on the thread that opens it.
      */
     private static final class Gate implements AsyncFileUploader {
 
@@ -243,13 +243,16 @@ class BlockingListenerIT {
         @Override
         public CompletableFuture<StoredObject> upload(UploadRequest request) {
             CompletableFuture<StoredObject> answer = new CompletableFuture<>();
-            held.add(() -> real.upload(request).whenComplete((stored, failure) -> {
+            // Relayed on the client's completion threads, as the SDK completes its own futures: a relay attached after
+            // S3 had answered would otherwise run on the thread that opens the gate, where the armed propagator blocks
+            // it before it has started the other uploads (seen once on JDK 25: the completion threads were never held).
+            held.add(() -> real.upload(request).whenCompleteAsync((stored, failure) -> {
                 if (failure == null) {
                     answer.complete(stored);
                 } else {
                     answer.completeExceptionally(failure);
                 }
-            }));
+            }, Objects.requireNonNull(completions)));
             if (calls.incrementAndGet() == UPLOADS) {
                 opening.run();
                 for (Runnable call = held.poll(); call != null; call = held.poll()) {
