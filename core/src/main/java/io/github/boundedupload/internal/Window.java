@@ -11,8 +11,9 @@ import java.util.Comparator;
  *
  * <p><b>Largest first.</b> The uploads are offered by weight (their length, or the largest allowed when it is
  * unknown), the heaviest first, those of equal weight in the batch's order. A batch ends with its last upload: a large
- * file offered last runs alone at the end while the connections idle (docs/benchmarks.md, scenario M: offered largest
- * first, a plain pool's mixed batch took 0.96 of its time in the batch's order). Results keep the batch's order.
+ * file offered last runs alone at the end while the connections idle. On scenario M's mixed batch (docs/benchmarks.md)
+ * the gain is within the instrument's error (a plain pool given the files largest first: 0.96 and 0.99 of its time in
+ * the batch's order, in two runs); it is for batches whose big file comes last. Results keep the batch's order.
  */
 final class Window {
 
